@@ -1,0 +1,134 @@
+//! Structure-of-arrays agent storage, preallocated to capacity. Index `i` of every array is
+//! one agent; despawn swap-removes so the arrays stay dense. Ids live in `ids.rs`.
+
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use crate::targets::NO_TARGET;
+
+/// Per-agent movement parameters sampled from the archetype's ranges at spawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AgentParams {
+    pub max_speed: f32,
+    pub max_acceleration: f32,
+    pub braking_acceleration: f32,
+    pub steering_response: f32,
+    /// Radians per second.
+    pub max_turn_speed: f32,
+    /// Radians per second squared.
+    pub max_turn_acceleration: f32,
+    pub radius: f32,
+    pub push_resistance: f32,
+}
+
+/// Agent is pinned to its target by `set_agent_target` and never retargets on its own.
+pub const FLAG_PINNED: u8 = 1;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Agents {
+    pub pos: Vec<Vec3>,
+    pub vel: Vec<Vec3>,
+    /// Facing angle about +Y; facing direction is `(sin yaw, 0, cos yaw)`.
+    pub yaw: Vec<f32>,
+    pub yaw_rate: Vec<f32>,
+    /// Smoothed steering on the ground plane (unit disk).
+    pub steer: Vec<Vec2>,
+    pub archetype: Vec<u16>,
+    pub flags: Vec<u8>,
+    /// Target slot or `NO_TARGET`.
+    pub target: Vec<u32>,
+    pub retarget_timer: Vec<f32>,
+    pub params: Vec<AgentParams>,
+    pub health: Vec<f32>,
+    /// Id slot of the agent at this index.
+    pub slot: Vec<u32>,
+    /// Per-agent hash seed (slot angle, wander).
+    pub seed: Vec<u32>,
+}
+
+/// What a new agent starts with.
+pub struct NewAgent {
+    pub pos: Vec3,
+    pub yaw: f32,
+    pub archetype: u16,
+    pub params: AgentParams,
+    pub health: f32,
+    pub slot: u32,
+    pub seed: u32,
+    pub retarget_timer: f32,
+}
+
+impl Agents {
+    pub fn with_capacity(cap: usize) -> Self {
+        Self {
+            pos: Vec::with_capacity(cap),
+            vel: Vec::with_capacity(cap),
+            yaw: Vec::with_capacity(cap),
+            yaw_rate: Vec::with_capacity(cap),
+            steer: Vec::with_capacity(cap),
+            archetype: Vec::with_capacity(cap),
+            flags: Vec::with_capacity(cap),
+            target: Vec::with_capacity(cap),
+            retarget_timer: Vec::with_capacity(cap),
+            params: Vec::with_capacity(cap),
+            health: Vec::with_capacity(cap),
+            slot: Vec::with_capacity(cap),
+            seed: Vec::with_capacity(cap),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.pos.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pos.is_empty()
+    }
+
+    /// Appends an agent; returns its dense index.
+    pub fn push(&mut self, a: NewAgent) -> usize {
+        self.pos.push(a.pos);
+        self.vel.push(Vec3::ZERO);
+        self.yaw.push(a.yaw);
+        self.yaw_rate.push(0.0);
+        self.steer.push(Vec2::ZERO);
+        self.archetype.push(a.archetype);
+        self.flags.push(0);
+        self.target.push(NO_TARGET);
+        self.retarget_timer.push(a.retarget_timer);
+        self.params.push(a.params);
+        self.health.push(a.health);
+        self.slot.push(a.slot);
+        self.seed.push(a.seed);
+        self.len() - 1
+    }
+
+    /// Removes index `i` by moving the last agent into it. Returns the slot of the moved agent,
+    /// if one moved.
+    pub fn swap_remove(&mut self, i: usize) -> Option<u32> {
+        let last = self.len() - 1;
+        self.pos.swap_remove(i);
+        self.vel.swap_remove(i);
+        self.yaw.swap_remove(i);
+        self.yaw_rate.swap_remove(i);
+        self.steer.swap_remove(i);
+        self.archetype.swap_remove(i);
+        self.flags.swap_remove(i);
+        self.target.swap_remove(i);
+        self.retarget_timer.swap_remove(i);
+        self.params.swap_remove(i);
+        self.health.swap_remove(i);
+        self.slot.swap_remove(i);
+        self.seed.swap_remove(i);
+        (i != last).then(|| self.slot[i])
+    }
+
+    /// Bytes of simulation state per agent in this storage (for the benchmark's memory column).
+    pub const BYTES_PER_AGENT: usize = std::mem::size_of::<Vec3>() * 2
+        + std::mem::size_of::<f32>() * 4
+        + std::mem::size_of::<Vec2>()
+        + std::mem::size_of::<u16>()
+        + std::mem::size_of::<u8>()
+        + std::mem::size_of::<u32>() * 3
+        + std::mem::size_of::<AgentParams>();
+}

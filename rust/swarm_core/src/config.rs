@@ -1,0 +1,302 @@
+//! Plain configuration data the simulation reads: world settings, archetypes and their
+//! behaviour and movement profiles. Every value is validated once by `sanitized()` so the
+//! step never sees a NaN, a negative radius or an inverted range.
+
+use serde::{Deserialize, Serialize};
+
+/// A closed range `min..=max` sampled once per agent at spawn.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Range {
+    pub min: f32,
+    pub max: f32,
+}
+
+impl Range {
+    pub const fn new(min: f32, max: f32) -> Self {
+        Self { min, max }
+    }
+    pub const fn fixed(v: f32) -> Self {
+        Self { min: v, max: v }
+    }
+    /// Clamps both ends into `lo..=hi`, replaces NaN by `fallback` and orders the ends.
+    pub fn sanitized(self, lo: f32, hi: f32, fallback: Range) -> Range {
+        let fix = |v: f32, f: f32| if v.is_finite() { v.clamp(lo, hi) } else { f };
+        let a = fix(self.min, fallback.min);
+        let b = fix(self.max, fallback.max);
+        Range { min: a.min(b), max: a.max(b) }
+    }
+    /// Linear interpolation at `t` in 0..1.
+    pub fn at(self, t: f32) -> f32 {
+        self.min + (self.max - self.min) * t
+    }
+}
+
+/// Clamps `v` into `lo..=hi`, replacing NaN/inf by `fallback`.
+pub fn finite_clamp(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        fallback
+    }
+}
+
+/// Global parameters of one world (Godot: `SwarmSettings` + manager fields).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorldSettings {
+    /// Preallocated capacity; spawning past it is refused.
+    pub max_agents: usize,
+    /// Agents do not interpenetrate when on.
+    pub body_blocking: bool,
+    /// Position corrections per step for body blocking (Jacobi passes).
+    pub body_blocking_iterations: u32,
+    /// Height of the ground plane agents stand on (until a surface flow field exists).
+    pub ground_height: f32,
+    /// Up to this many registered targets are chased at once.
+    pub max_active_target_count: usize,
+    /// Scale applied to an active target's distance when reselecting (0.8 = 20 % bonus).
+    pub target_stickiness: f32,
+    /// Seconds between an agent's retarget checks (jittered per agent by up to 50 %).
+    pub retarget_interval: f32,
+    /// A new target must be this fraction closer than the current one to take over.
+    pub retarget_hysteresis: f32,
+    /// Worker threads for the step; 0 = all cores.
+    pub worker_threads: usize,
+    /// Seed of the world's random number generator.
+    pub seed: u64,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self {
+            max_agents: 20_000,
+            body_blocking: true,
+            body_blocking_iterations: 2,
+            ground_height: 0.0,
+            max_active_target_count: 10,
+            target_stickiness: 0.8,
+            retarget_interval: 0.5,
+            retarget_hysteresis: 0.15,
+            worker_threads: 0,
+            seed: 1,
+        }
+    }
+}
+
+impl WorldSettings {
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        self.max_agents = self.max_agents.clamp(1, 4_000_000);
+        self.body_blocking_iterations = self.body_blocking_iterations.clamp(1, 8);
+        self.ground_height = finite_clamp(self.ground_height, -1e6, 1e6, 0.0);
+        self.max_active_target_count = self.max_active_target_count.clamp(1, 1024);
+        self.target_stickiness = finite_clamp(self.target_stickiness, 0.1, 1.0, d.target_stickiness);
+        self.retarget_interval = finite_clamp(self.retarget_interval, 0.0, 60.0, d.retarget_interval);
+        self.retarget_hysteresis = finite_clamp(self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis);
+        self.worker_threads = self.worker_threads.min(256);
+        self
+    }
+}
+
+/// Which way an agent's body faces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum OrientationMode {
+    /// Face the direction of travel.
+    #[default]
+    FaceVelocity,
+    /// Face the goal (the target or the slot being walked to).
+    FaceGoal,
+    /// Blend goal and velocity directions by their weights.
+    FaceGoalWithVelocityBlend,
+}
+
+/// Speed, acceleration and turning, as ranges sampled per agent (seed 000: movement profile).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MovementProfile {
+    pub max_speed: Range,
+    pub max_acceleration: Range,
+    pub braking_acceleration: Range,
+    /// Time constant (s) of steering smoothing; 0 = immediate.
+    pub steering_response: Range,
+    /// Degrees per second.
+    pub max_turn_speed: Range,
+    /// Degrees per second squared.
+    pub max_turn_acceleration: Range,
+    pub orientation_mode: OrientationMode,
+    pub goal_facing_weight: f32,
+    pub velocity_facing_weight: f32,
+}
+
+impl Default for MovementProfile {
+    fn default() -> Self {
+        Self {
+            max_speed: Range::new(3.5, 4.5),
+            max_acceleration: Range::new(10.0, 14.0),
+            braking_acceleration: Range::new(14.0, 18.0),
+            steering_response: Range::new(0.08, 0.15),
+            max_turn_speed: Range::new(360.0, 540.0),
+            max_turn_acceleration: Range::new(2000.0, 3000.0),
+            orientation_mode: OrientationMode::FaceVelocity,
+            goal_facing_weight: 1.0,
+            velocity_facing_weight: 1.0,
+        }
+    }
+}
+
+impl MovementProfile {
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        self.max_speed = self.max_speed.sanitized(0.0, 1000.0, d.max_speed);
+        self.max_acceleration = self.max_acceleration.sanitized(0.0, 10_000.0, d.max_acceleration);
+        self.braking_acceleration = self.braking_acceleration.sanitized(0.0, 10_000.0, d.braking_acceleration);
+        self.steering_response = self.steering_response.sanitized(0.0, 10.0, d.steering_response);
+        self.max_turn_speed = self.max_turn_speed.sanitized(0.0, 100_000.0, d.max_turn_speed);
+        self.max_turn_acceleration = self.max_turn_acceleration.sanitized(0.0, 1_000_000.0, d.max_turn_acceleration);
+        self.goal_facing_weight = finite_clamp(self.goal_facing_weight, 0.0, 100.0, 1.0);
+        self.velocity_facing_weight = finite_clamp(self.velocity_facing_weight, 0.0, 100.0, 1.0);
+        self
+    }
+}
+
+/// Which steering behaviours run and how strongly each contributes (seed 000: behavior profile).
+/// Weights are relative: the blend divides by the largest enabled weight before clamping.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BehaviorProfile {
+    // Approach & Surround
+    pub use_approach: bool,
+    pub approach_weight: f32,
+    /// Radius of the ring of slots around the target, measured from its centre.
+    pub surround_radius: f32,
+    /// Inside this distance from the target an agent solves its slot adaptively
+    /// (keeps its own side of the target) instead of heading for its fixed slot.
+    pub surround_near_band: f32,
+    /// Within this distance of its slot an agent slows down to stop on it.
+    pub arrival_distance: f32,
+    /// Seconds of target velocity by which the ring trails behind a moving target.
+    pub trail_time: f32,
+    // Personal Space
+    pub use_personal_space: bool,
+    pub spacing_strength: f32,
+    pub spacing_radius: f32,
+    pub spacing_max_samples: u32,
+    // Idle Motion
+    pub use_idle_motion: bool,
+    pub idle_weight: f32,
+    /// Wander speed as a fraction of max speed.
+    pub idle_strength: f32,
+    /// Seconds between wander direction changes.
+    pub idle_period: f32,
+}
+
+impl Default for BehaviorProfile {
+    fn default() -> Self {
+        Self {
+            use_approach: true,
+            approach_weight: 1.0,
+            surround_radius: 1.5,
+            surround_near_band: 8.0,
+            arrival_distance: 1.5,
+            trail_time: 0.3,
+            use_personal_space: true,
+            spacing_strength: 1.0,
+            spacing_radius: 1.2,
+            spacing_max_samples: 8,
+            use_idle_motion: true,
+            idle_weight: 0.25,
+            idle_strength: 0.3,
+            idle_period: 2.0,
+        }
+    }
+}
+
+impl BehaviorProfile {
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        self.approach_weight = finite_clamp(self.approach_weight, 0.0, 1000.0, d.approach_weight);
+        self.surround_radius = finite_clamp(self.surround_radius, 0.0, 1000.0, d.surround_radius);
+        self.surround_near_band = finite_clamp(self.surround_near_band, 0.0, 10_000.0, d.surround_near_band);
+        self.arrival_distance = finite_clamp(self.arrival_distance, 0.0, 1000.0, d.arrival_distance);
+        self.trail_time = finite_clamp(self.trail_time, 0.0, 10.0, d.trail_time);
+        self.spacing_strength = finite_clamp(self.spacing_strength, 0.0, 1000.0, d.spacing_strength);
+        self.spacing_radius = finite_clamp(self.spacing_radius, 0.0, 100.0, d.spacing_radius);
+        self.spacing_max_samples = self.spacing_max_samples.clamp(1, 64);
+        self.idle_weight = finite_clamp(self.idle_weight, 0.0, 1000.0, d.idle_weight);
+        self.idle_strength = finite_clamp(self.idle_strength, 0.0, 1.0, d.idle_strength);
+        self.idle_period = finite_clamp(self.idle_period, 0.05, 60.0, d.idle_period);
+        self
+    }
+
+    /// The largest weight among enabled behaviours (the blend's normaliser), at least a tiny epsilon.
+    pub fn weight_scale(&self) -> f32 {
+        let mut w: f32 = 0.0;
+        if self.use_approach {
+            w = w.max(self.approach_weight);
+        }
+        if self.use_personal_space {
+            w = w.max(self.spacing_strength);
+        }
+        if self.use_idle_motion {
+            w = w.max(self.idle_weight);
+        }
+        w.max(1e-6)
+    }
+}
+
+/// An agent type: body, health and the profiles it uses.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Archetype {
+    pub agent_radius: f32,
+    /// Relative mass in body blocking: the heavier of two agents yields less.
+    pub push_resistance: f32,
+    pub max_health: f32,
+    pub behavior: BehaviorProfile,
+    pub movement: MovementProfile,
+}
+
+impl Default for Archetype {
+    fn default() -> Self {
+        Self {
+            agent_radius: 0.4,
+            push_resistance: 1.0,
+            max_health: 100.0,
+            behavior: BehaviorProfile::default(),
+            movement: MovementProfile::default(),
+        }
+    }
+}
+
+impl Archetype {
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        self.agent_radius = finite_clamp(self.agent_radius, 0.01, 50.0, d.agent_radius);
+        self.push_resistance = finite_clamp(self.push_resistance, 0.01, 1000.0, d.push_resistance);
+        self.max_health = finite_clamp(self.max_health, 0.001, 1e9, d.max_health);
+        self.behavior = self.behavior.sanitized();
+        self.movement = self.movement.sanitized();
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_sanitize_orders_and_replaces_nan() {
+        let r = Range::new(5.0, f32::NAN).sanitized(0.0, 10.0, Range::new(1.0, 2.0));
+        assert_eq!(r, Range::new(2.0, 5.0));
+        let r = Range::new(-3.0, 20.0).sanitized(0.0, 10.0, Range::fixed(1.0));
+        assert_eq!(r, Range::new(0.0, 10.0));
+    }
+
+    #[test]
+    fn archetype_sanitize_keeps_values_finite() {
+        let mut a = Archetype::default();
+        a.agent_radius = -1.0;
+        a.push_resistance = f32::INFINITY;
+        a.behavior.spacing_radius = f32::NAN;
+        let a = a.sanitized();
+        assert!(a.agent_radius > 0.0);
+        assert_eq!(a.push_resistance, 1.0);
+        assert_eq!(a.behavior.spacing_radius, BehaviorProfile::default().spacing_radius);
+    }
+}

@@ -1,0 +1,21 @@
+//! Swarm simulation core: every decision the horde makes, in plain Rust with no Godot types.
+//!
+//! State is data (`World` owns structure-of-arrays agent storage, ids, targets and the spatial
+//! grid); the step is a fixed pipeline of functions over that data, parallel over fixed-size
+//! chunks of agents with results independent of the thread count.
+
+pub mod agents;
+pub mod body_blocking;
+pub mod config;
+pub mod ids;
+pub mod movement;
+pub mod noise;
+pub mod spatial_grid;
+pub mod steering;
+pub mod targets;
+pub mod world;
+
+pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings};
+pub use ids::AgentId;
+pub use world::{SpawnError, StepStats, World};
+pub use glam;

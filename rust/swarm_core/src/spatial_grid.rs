@@ -1,0 +1,188 @@
+//! Uniform 2D grid over the ground plane (x, z), rebuilt every step by counting sort.
+//! Bounds follow the agents; the cell size grows when the bounds would need too many cells.
+//! Entries within a cell are in ascending agent index, so neighbour iteration order, and
+//! with it every result, is deterministic.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+#[derive(Clone, Debug, Default)]
+pub struct SpatialGrid {
+    cell_size: f32,
+    inv_cell: f32,
+    origin: Vec2,
+    dims_x: u32,
+    dims_z: u32,
+    /// `cell_start[c]..cell_start[c + 1]` indexes `entries` for cell `c`.
+    cell_start: Vec<u32>,
+    /// Agent indices sorted by cell.
+    entries: Vec<u32>,
+    /// Cell of each agent, by agent index.
+    agent_cell: Vec<u32>,
+}
+
+const PAR_CHUNK: usize = 4096;
+
+impl SpatialGrid {
+    pub fn with_capacity(agents: usize) -> Self {
+        Self {
+            cell_start: Vec::with_capacity(agents * 4 + 4097),
+            entries: Vec::with_capacity(agents),
+            agent_cell: Vec::with_capacity(agents),
+            ..Default::default()
+        }
+    }
+
+    pub fn cell_size(&self) -> f32 {
+        self.cell_size
+    }
+
+    /// Rebuilds the grid for `pos` with cells of at least `min_cell_size`.
+    pub fn rebuild(&mut self, pos: &[Vec3], min_cell_size: f32) {
+        let n = pos.len();
+        let (lo, hi) = bounds(pos);
+        let extent = (hi - lo).max(Vec2::splat(1e-3));
+        // At most ~4 cells per agent (and a floor for small counts), so memory stays bounded
+        // when a few agents are far apart.
+        let max_cells = (n * 4 + 4096) as f32;
+        let mut cell = min_cell_size.max(1e-3);
+        while ((extent.x / cell).floor() + 1.0) * ((extent.y / cell).floor() + 1.0) > max_cells {
+            cell *= 2.0;
+        }
+        self.cell_size = cell;
+        self.inv_cell = 1.0 / cell;
+        self.origin = lo;
+        self.dims_x = (extent.x * self.inv_cell) as u32 + 1;
+        self.dims_z = (extent.y * self.inv_cell) as u32 + 1;
+        let cells = (self.dims_x * self.dims_z) as usize;
+
+        self.agent_cell.resize(n, 0);
+        let (origin, inv, dx, dz) = (self.origin, self.inv_cell, self.dims_x, self.dims_z);
+        self.agent_cell.par_chunks_mut(PAR_CHUNK).zip(pos.par_chunks(PAR_CHUNK)).for_each(|(out, p)| {
+            for (c, p) in out.iter_mut().zip(p) {
+                *c = cell_of(origin, inv, dx, dz, Vec2::new(p.x, p.z));
+            }
+        });
+
+        self.cell_start.clear();
+        self.cell_start.resize(cells + 1, 0);
+        for &c in &self.agent_cell {
+            self.cell_start[c as usize + 1] += 1;
+        }
+        for c in 0..cells {
+            self.cell_start[c + 1] += self.cell_start[c];
+        }
+        self.entries.resize(n, 0);
+        // Scatter with a running cursor per cell; `cell_start` is restored afterwards.
+        for (i, &c) in self.agent_cell.iter().enumerate() {
+            let slot = &mut self.cell_start[c as usize];
+            self.entries[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        for c in (1..=cells).rev() {
+            self.cell_start[c] = self.cell_start[c - 1];
+        }
+        self.cell_start[0] = 0;
+    }
+
+    /// Calls `f(j)` for every agent whose cell overlaps the square around `center` of half-size
+    /// `radius`, in deterministic order, until `f` returns `false`. The caller filters by distance.
+    #[inline]
+    pub fn for_each_candidate(&self, center: Vec2, radius: f32, mut f: impl FnMut(u32) -> bool) {
+        if self.dims_x == 0 {
+            return;
+        }
+        let lo = ((center - Vec2::splat(radius) - self.origin) * self.inv_cell).floor();
+        let hi = ((center + Vec2::splat(radius) - self.origin) * self.inv_cell).floor();
+        if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.dims_x as f32 || lo.y >= self.dims_z as f32 {
+            return;
+        }
+        let x0 = lo.x.max(0.0) as u32;
+        let z0 = lo.y.max(0.0) as u32;
+        let x1 = (hi.x as u32).min(self.dims_x - 1);
+        let z1 = (hi.y as u32).min(self.dims_z - 1);
+        for z in z0..=z1 {
+            let row = z * self.dims_x;
+            // Cells of one row are contiguous in `entries`.
+            let a = self.cell_start[(row + x0) as usize] as usize;
+            let b = self.cell_start[(row + x1 + 1) as usize] as usize;
+            for &j in &self.entries[a..b] {
+                if !f(j) {
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Agents within `radius` of `center` (ground-plane distance), appended to `out`.
+    pub fn query_radius(&self, pos: &[Vec3], center: Vec2, radius: f32, out: &mut Vec<u32>) {
+        let r2 = radius * radius;
+        self.for_each_candidate(center, radius, |j| {
+            let p = pos[j as usize];
+            if Vec2::new(p.x, p.z).distance_squared(center) <= r2 {
+                out.push(j);
+            }
+            true
+        });
+    }
+}
+
+#[inline]
+fn cell_of(origin: Vec2, inv: f32, dx: u32, dz: u32, p: Vec2) -> u32 {
+    let c = ((p - origin) * inv).floor();
+    let x = (c.x.max(0.0) as u32).min(dx - 1);
+    let z = (c.y.max(0.0) as u32).min(dz - 1);
+    z * dx + x
+}
+
+/// Ground-plane bounds of all positions (min and max are order-independent, so parallel is exact).
+fn bounds(pos: &[Vec3]) -> (Vec2, Vec2) {
+    if pos.is_empty() {
+        return (Vec2::ZERO, Vec2::ZERO);
+    }
+    pos.par_chunks(PAR_CHUNK)
+        .map(|c| {
+            c.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), p| {
+                let q = Vec2::new(p.x, p.z);
+                (lo.min(q), hi.max(q))
+            })
+        })
+        .reduce(|| (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |a, b| (a.0.min(b.0), a.1.max(b.1)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute(pos: &[Vec3], c: Vec2, r: f32) -> Vec<u32> {
+        (0..pos.len() as u32).filter(|&j| Vec2::new(pos[j as usize].x, pos[j as usize].z).distance_squared(c) <= r * r).collect()
+    }
+
+    proptest! {
+        #[test]
+        fn radius_query_matches_brute_force(
+            pts in prop::collection::vec((-50.0f32..50.0, -50.0f32..50.0), 0..400),
+            cx in -60.0f32..60.0, cz in -60.0f32..60.0, r in 0.0f32..20.0, cell in 0.2f32..8.0,
+        ) {
+            let pos: Vec<Vec3> = pts.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)).collect();
+            let mut g = SpatialGrid::with_capacity(pos.len());
+            g.rebuild(&pos, cell);
+            let mut got = Vec::new();
+            g.query_radius(&pos, Vec2::new(cx, cz), r, &mut got);
+            got.sort_unstable();
+            prop_assert_eq!(got, brute(&pos, Vec2::new(cx, cz), r));
+        }
+    }
+
+    #[test]
+    fn far_apart_agents_grow_the_cell_instead_of_the_memory() {
+        let pos = vec![Vec3::new(-1e5, 0.0, -1e5), Vec3::new(1e5, 0.0, 1e5)];
+        let mut g = SpatialGrid::with_capacity(2);
+        g.rebuild(&pos, 1.0);
+        assert!(g.cell_start.len() <= 2 * 4 + 4096 + 1);
+        let mut got = Vec::new();
+        g.query_radius(&pos, Vec2::new(1e5, 1e5), 1.0, &mut got);
+        assert_eq!(got, vec![1]);
+    }
+}

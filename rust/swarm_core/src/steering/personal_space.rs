@@ -1,0 +1,38 @@
+//! Personal Space: push away from neighbours inside the spacing radius, strongest when
+//! touching, up to a sample cap. Coincident agents separate along a per-pair hash direction.
+
+use glam::{Vec2, Vec3};
+
+use crate::noise::hash01;
+use crate::spatial_grid::SpatialGrid;
+
+#[inline]
+pub fn personal_space(i: u32, seed: u32, p: Vec2, radius: f32, max_samples: u32, grid: &SpatialGrid, pos: &[Vec3]) -> Vec2 {
+    if radius <= 0.0 {
+        return Vec2::ZERO;
+    }
+    let r2 = radius * radius;
+    let mut acc = Vec2::ZERO;
+    let mut samples = 0u32;
+    grid.for_each_candidate(p, radius, |j| {
+        if j == i {
+            return true;
+        }
+        let q = pos[j as usize];
+        let off = p - Vec2::new(q.x, q.z);
+        let d2 = off.length_squared();
+        if d2 >= r2 {
+            return true;
+        }
+        if d2 < 1e-12 {
+            let a = hash01(seed, j) * std::f32::consts::TAU;
+            acc += Vec2::new(a.cos(), a.sin());
+        } else {
+            let d = d2.sqrt();
+            acc += off / d * (1.0 - d / radius);
+        }
+        samples += 1;
+        samples < max_samples
+    });
+    acc.clamp_length_max(1.0)
+}

@@ -1,0 +1,587 @@
+//! The world: agent storage, ids, targets, the spatial grid and the step pipeline.
+//!
+//! One `step(dt)` runs, in order: target selection (sequential, few targets), one parallel pass
+//! over agents (retarget, steering blend, movement, facing), body-blocking passes, and a grid
+//! rebuild for the next step and for queries. Every per-agent write goes to that agent's own
+//! index and every reduction uses fixed chunks, so results do not depend on the thread count.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use glam::{DVec3, Vec2, Vec3};
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg32;
+use rayon::prelude::*;
+
+use crate::agents::{AgentParams, Agents, NewAgent, FLAG_PINNED};
+use crate::body_blocking;
+use crate::config::{Archetype, WorldSettings};
+use crate::ids::{AgentId, IdTable};
+use crate::movement::{accelerate, desired_facing, turn, yaw_of};
+use crate::noise::hash01;
+use crate::spatial_grid::SpatialGrid;
+use crate::steering::{approach::approach, blend, idle::idle_wander, personal_space::personal_space};
+use crate::targets::{choose_target, Targets, NO_TARGET};
+
+/// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
+pub const CHUNK: usize = 1024;
+
+/// An archetype as the step uses it: sanitized config plus derived constants.
+#[derive(Clone, Debug)]
+struct ArchetypeRuntime {
+    config: Archetype,
+    weight_scale: f32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpawnError {
+    /// `max_agents` reached.
+    Full,
+    UnknownArchetype,
+    /// Position not finite.
+    InvalidPosition,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepStats {
+    pub step_ms: f32,
+    pub ticks: u64,
+    pub active_targets: usize,
+}
+
+pub struct World {
+    settings: WorldSettings,
+    archetypes: Vec<ArchetypeRuntime>,
+    ids: IdTable,
+    agents: Agents,
+    targets: Targets,
+    grid: SpatialGrid,
+    grid_dirty: bool,
+    next_pos: Vec<Vec3>,
+    next_pos2: Vec<Vec3>,
+    partials: Vec<DVec3>,
+    rng: Pcg32,
+    time: f64,
+    stats: StepStats,
+    // Derived from archetypes: neighbourhood sizes for the grid.
+    max_radius: f32,
+    max_spacing: f32,
+    max_speed: f32,
+    pool: Arc<rayon::ThreadPool>,
+}
+
+impl World {
+    pub fn new(settings: WorldSettings) -> Self {
+        let settings = settings.sanitized();
+        let cap = settings.max_agents;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.worker_threads)
+            .thread_name(|i| format!("swarm-{i}"))
+            .build()
+            .expect("rayon thread pool");
+        Self {
+            rng: Pcg32::seed_from_u64(settings.seed),
+            ids: IdTable::with_capacity(cap),
+            agents: Agents::with_capacity(cap),
+            targets: Targets::default(),
+            grid: SpatialGrid::with_capacity(cap),
+            grid_dirty: true,
+            next_pos: Vec::with_capacity(cap),
+            next_pos2: Vec::with_capacity(cap),
+            partials: Vec::with_capacity(cap / CHUNK + 1),
+            archetypes: Vec::new(),
+            time: 0.0,
+            stats: StepStats::default(),
+            max_radius: 0.0,
+            max_spacing: 0.0,
+            max_speed: 0.0,
+            pool: Arc::new(pool),
+            settings,
+        }
+    }
+
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Applies new settings. Capacity and thread count take effect only through a new world;
+    /// a smaller capacity than the live count is refused (returns false).
+    pub fn update_settings(&mut self, settings: WorldSettings) -> bool {
+        let s = settings.sanitized();
+        if s.max_agents != self.settings.max_agents || s.worker_threads != self.settings.worker_threads || s.seed != self.settings.seed {
+            return false;
+        }
+        let ground_changed = s.ground_height != self.settings.ground_height;
+        self.settings = s;
+        if ground_changed {
+            let g = self.settings.ground_height;
+            self.agents.pos.iter_mut().for_each(|p| p.y = g);
+        }
+        true
+    }
+
+    // ----- archetypes -----
+
+    pub fn add_archetype(&mut self, a: Archetype) -> u16 {
+        self.archetypes.push(runtime(a));
+        self.refresh_derived();
+        (self.archetypes.len() - 1) as u16
+    }
+
+    /// Replaces an archetype's config; behaviour changes apply at once, sampled movement ranges
+    /// apply to agents spawned from now on. Returns false for an unknown index.
+    pub fn update_archetype(&mut self, index: u16, a: Archetype) -> bool {
+        let Some(slot) = self.archetypes.get_mut(index as usize) else { return false };
+        let r = runtime(a);
+        if slot.config == r.config {
+            return true;
+        }
+        let radius_changed = slot.config.agent_radius != r.config.agent_radius || slot.config.push_resistance != r.config.push_resistance;
+        *slot = r;
+        if radius_changed {
+            let (radius, pr) = (slot.config.agent_radius, slot.config.push_resistance);
+            for (p, &arch) in self.agents.params.iter_mut().zip(&self.agents.archetype) {
+                if arch == index {
+                    p.radius = radius;
+                    p.push_resistance = pr;
+                }
+            }
+        }
+        self.refresh_derived();
+        true
+    }
+
+    pub fn archetype_count(&self) -> usize {
+        self.archetypes.len()
+    }
+
+    fn refresh_derived(&mut self) {
+        self.max_radius = self.archetypes.iter().map(|a| a.config.agent_radius).fold(0.0, f32::max);
+        self.max_spacing = self.archetypes.iter().map(|a| a.config.behavior.spacing_radius).fold(0.0, f32::max);
+        self.max_speed = self.archetypes.iter().map(|a| a.config.movement.max_speed.max).fold(0.0, f32::max);
+    }
+
+    // ----- agents -----
+
+    pub fn spawn(&mut self, archetype: u16, position: Vec3) -> Result<AgentId, SpawnError> {
+        let Some(a) = self.archetypes.get(archetype as usize) else { return Err(SpawnError::UnknownArchetype) };
+        if !position.is_finite() {
+            return Err(SpawnError::InvalidPosition);
+        }
+        if self.agents.len() >= self.settings.max_agents {
+            return Err(SpawnError::Full);
+        }
+        let m = &a.config.movement;
+        let rng = &mut self.rng;
+        let mut sample = |r: crate::config::Range| r.at(rng.random::<f32>());
+        let params = AgentParams {
+            max_speed: sample(m.max_speed),
+            max_acceleration: sample(m.max_acceleration),
+            braking_acceleration: sample(m.braking_acceleration),
+            steering_response: sample(m.steering_response),
+            max_turn_speed: sample(m.max_turn_speed).to_radians(),
+            max_turn_acceleration: sample(m.max_turn_acceleration).to_radians(),
+            radius: a.config.agent_radius,
+            push_resistance: a.config.push_resistance,
+        };
+        let yaw = self.rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        let seed = self.rng.random::<u32>();
+        let index = self.agents.len() as u32;
+        let id = self.ids.allocate(index);
+        self.agents.push(NewAgent {
+            pos: Vec3::new(position.x, self.settings.ground_height, position.z),
+            yaw,
+            archetype,
+            params,
+            health: a.config.max_health,
+            slot: id.slot,
+            seed,
+            retarget_timer: 0.0,
+        });
+        self.grid_dirty = true;
+        Ok(id)
+    }
+
+    /// Removes an agent; false for a stale or unknown id.
+    pub fn despawn(&mut self, id: AgentId) -> bool {
+        let Some(i) = self.ids.resolve(id) else { return false };
+        if let Some(moved_slot) = self.agents.swap_remove(i) {
+            self.ids.relocate(moved_slot, i as u32);
+        }
+        self.ids.release(id);
+        self.grid_dirty = true;
+        true
+    }
+
+    pub fn is_alive(&self, id: AgentId) -> bool {
+        self.ids.resolve(id).is_some()
+    }
+
+    /// Dense index of a live agent (valid until the next spawn or despawn).
+    pub fn index_of(&self, id: AgentId) -> Option<usize> {
+        self.ids.resolve(id)
+    }
+
+    pub fn id_at(&self, index: usize) -> AgentId {
+        self.ids.id_of_slot(self.agents.slot[index])
+    }
+
+    pub fn count(&self) -> usize {
+        self.agents.len()
+    }
+
+    pub fn capacity(&self) -> usize {
+        self.settings.max_agents
+    }
+
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
+    pub fn position(&self, id: AgentId) -> Option<Vec3> {
+        self.ids.resolve(id).map(|i| self.agents.pos[i])
+    }
+
+    pub fn velocity(&self, id: AgentId) -> Option<Vec3> {
+        self.ids.resolve(id).map(|i| self.agents.vel[i])
+    }
+
+    /// Ids of every live agent, in storage order.
+    pub fn ids(&self) -> impl Iterator<Item = AgentId> + '_ {
+        self.agents.slot.iter().map(|&s| self.ids.id_of_slot(s))
+    }
+
+    /// Agents whose position lies within `radius` of `center` on the ground plane.
+    pub fn agents_in_radius(&mut self, center: Vec3, radius: f32, out: &mut Vec<AgentId>) {
+        if !center.is_finite() || !radius.is_finite() || radius < 0.0 {
+            return;
+        }
+        self.ensure_grid();
+        let mut idx = Vec::new();
+        self.grid.query_radius(&self.agents.pos, Vec2::new(center.x, center.z), radius, &mut idx);
+        idx.sort_unstable();
+        out.extend(idx.into_iter().map(|i| self.id_at(i as usize)));
+    }
+
+    /// Whether any agent's body overlaps the box (ground-plane circle against the box's footprint,
+    /// feet within its vertical extent).
+    pub fn any_agent_inside(&mut self, min: Vec3, max: Vec3) -> bool {
+        if !min.is_finite() || !max.is_finite() || max.cmplt(min).any() {
+            return false;
+        }
+        self.ensure_grid();
+        let (lo, hi) = (Vec2::new(min.x, min.z), Vec2::new(max.x, max.z));
+        let center = (lo + hi) * 0.5;
+        let half = (hi - lo) * 0.5;
+        let reach = half.length() + self.max_radius;
+        let mut found = false;
+        let (pos, params) = (&self.agents.pos, &self.agents.params);
+        self.grid.for_each_candidate(center, reach, |j| {
+            let p = pos[j as usize];
+            let r = params[j as usize].radius;
+            let q = Vec2::new(p.x, p.z);
+            let nearest = q.clamp(lo, hi);
+            if q.distance_squared(nearest) <= r * r && p.y >= min.y - r && p.y <= max.y + r {
+                found = true;
+                return false;
+            }
+            true
+        });
+        found
+    }
+
+    fn ensure_grid(&mut self) {
+        if self.grid_dirty {
+            let cell = self.cell_size(1.0 / 60.0);
+            let pool = self.pool.clone();
+            pool.install(|| self.grid.rebuild(&self.agents.pos, cell));
+            self.grid_dirty = false;
+        }
+    }
+
+    // ----- targets -----
+
+    pub fn register_target(&mut self, position: Vec3, priority: f32) -> u32 {
+        let p = if position.is_finite() { position } else { Vec3::ZERO };
+        self.targets.register(p, priority)
+    }
+
+    /// Removes a target; every agent chasing it is released (pinned ones included).
+    pub fn unregister_target(&mut self, handle: u32) -> bool {
+        if !self.targets.unregister(handle) {
+            return false;
+        }
+        for (t, f) in self.agents.target.iter_mut().zip(self.agents.flags.iter_mut()) {
+            if *t == handle {
+                *t = NO_TARGET;
+                *f &= !FLAG_PINNED;
+            }
+        }
+        true
+    }
+
+    /// Moves a target; non-finite positions are ignored (returns false).
+    pub fn set_target_position(&mut self, handle: u32, position: Vec3) -> bool {
+        match self.targets.get_mut(handle) {
+            Some(t) if position.is_finite() => {
+                t.position = position;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    pub fn set_target_priority(&mut self, handle: u32, priority: f32) {
+        self.targets.set_priority(handle, priority);
+    }
+
+    pub fn set_target_enabled(&mut self, handle: u32, enabled: bool) {
+        if let Some(t) = self.targets.get_mut(handle) {
+            t.enabled = enabled;
+        }
+    }
+
+    pub fn targets(&self) -> &Targets {
+        &self.targets
+    }
+
+    /// Pins an agent to a target (`Some`) or returns it to automatic choice (`None`).
+    /// False for a stale agent id or an unknown target.
+    pub fn set_agent_target(&mut self, id: AgentId, target: Option<u32>) -> bool {
+        let Some(i) = self.ids.resolve(id) else { return false };
+        match target {
+            Some(h) if self.targets.get(h).is_some() => {
+                self.agents.target[i] = h;
+                self.agents.flags[i] |= FLAG_PINNED;
+            }
+            Some(_) => return false,
+            None => {
+                self.agents.target[i] = NO_TARGET;
+                self.agents.flags[i] &= !FLAG_PINNED;
+                self.agents.retarget_timer[i] = 0.0;
+            }
+        }
+        true
+    }
+
+    /// Target slot an agent currently chases.
+    pub fn agent_target(&self, id: AgentId) -> Option<u32> {
+        self.ids.resolve(id).and_then(|i| (self.agents.target[i] != NO_TARGET).then_some(self.agents.target[i]))
+    }
+
+    // ----- the step -----
+
+    pub fn stats(&self) -> StepStats {
+        self.stats
+    }
+
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Mean agent position (deterministic: fixed chunks summed in order in f64).
+    pub fn centroid(&mut self) -> Vec3 {
+        let n = self.agents.len();
+        if n == 0 {
+            return Vec3::ZERO;
+        }
+        let chunks = n.div_ceil(CHUNK);
+        self.partials.resize(chunks, DVec3::ZERO);
+        let pos = &self.agents.pos;
+        let partials = &mut self.partials;
+        self.pool.install(|| {
+            partials.par_iter_mut().zip(pos.par_chunks(CHUNK)).for_each(|(out, c)| {
+                *out = c.iter().fold(DVec3::ZERO, |s, p| s + p.as_dvec3());
+            })
+        });
+        (self.partials.iter().fold(DVec3::ZERO, |s, p| s + *p) / n as f64).as_vec3()
+    }
+
+    fn cell_size(&self, dt: f32) -> f32 {
+        (2.0 * self.max_radius + self.max_speed * dt).max(self.max_spacing).max(0.25)
+    }
+
+    /// Advances the simulation by `dt` seconds (clamped to 0.1; non-finite or non-positive is ignored).
+    pub fn step(&mut self, dt: f32) {
+        if !dt.is_finite() || dt <= 0.0 {
+            return;
+        }
+        let started = Instant::now();
+        let dt = dt.min(0.1);
+        self.stats.ticks += 1;
+        self.time += dt as f64;
+
+        let centroid = self.centroid();
+        let s = &self.settings;
+        self.targets.select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
+        self.stats.active_targets = self.targets.active().len();
+
+        let pool = self.pool.clone();
+        pool.install(|| self.step_parallel(dt));
+        self.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
+    }
+
+    fn step_parallel(&mut self, dt: f32) {
+        let n = self.agents.len();
+        if self.grid_dirty {
+            self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+        }
+        self.next_pos.resize(n, Vec3::ZERO);
+        self.next_pos2.resize(n, Vec3::ZERO);
+
+        let ctx = StepCtx {
+            dt,
+            time: self.time,
+            ground: self.settings.ground_height,
+            tick: self.stats.ticks as u32,
+            retarget_interval: self.settings.retarget_interval,
+            hysteresis: self.settings.retarget_hysteresis,
+            archetypes: &self.archetypes,
+            targets: &self.targets,
+            grid: &self.grid,
+        };
+        let a = &mut self.agents;
+        let (pos, vel, params, arch, flags, seeds) = (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.flags[..], &a.seed[..]);
+        (
+            self.next_pos.par_chunks_mut(CHUNK),
+            a.yaw.par_chunks_mut(CHUNK),
+            a.yaw_rate.par_chunks_mut(CHUNK),
+            a.steer.par_chunks_mut(CHUNK),
+            a.target.par_chunks_mut(CHUNK),
+            a.retarget_timer.par_chunks_mut(CHUNK),
+        )
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(ci, (np, yaw, yaw_rate, steer, target, timer))| {
+                let base = ci * CHUNK;
+                for k in 0..np.len() {
+                    let i = base + k;
+                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds };
+                    let mut st = AgentState { yaw: yaw[k], yaw_rate: yaw_rate[k], steer: steer[k], target: target[k], timer: timer[k] };
+                    np[k] = ctx.agent_step(&input, &mut st);
+                    (yaw[k], yaw_rate[k], steer[k], target[k], timer[k]) = (st.yaw, st.yaw_rate, st.steer, st.target, st.timer);
+                }
+            });
+
+        if self.settings.body_blocking && n > 1 {
+            // Positions moved up to max_speed * dt since the grid was built, and each pass moves
+            // them by at most one radius more.
+            let slack = self.max_speed * dt + self.max_radius * self.settings.body_blocking_iterations as f32;
+            for _ in 0..self.settings.body_blocking_iterations {
+                body_blocking::resolve_pass(&self.next_pos, &mut self.next_pos2, &self.agents.params, &self.grid, self.max_radius, slack, CHUNK);
+                std::mem::swap(&mut self.next_pos, &mut self.next_pos2);
+            }
+        }
+
+        // Velocity is the motion that actually happened (blocking included).
+        let inv_dt = 1.0 / dt;
+        let ground = self.settings.ground_height;
+        self.agents.vel.par_chunks_mut(CHUNK).zip(self.next_pos.par_chunks_mut(CHUNK)).zip(self.agents.pos.par_chunks(CHUNK)).for_each(|((v, np), p)| {
+            for ((v, np), p) in v.iter_mut().zip(np.iter_mut()).zip(p) {
+                np.y = ground;
+                *v = (*np - *p) * inv_dt;
+            }
+        });
+        std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
+        self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+        self.grid_dirty = false;
+    }
+}
+
+fn runtime(a: Archetype) -> ArchetypeRuntime {
+    let config = a.sanitized();
+    ArchetypeRuntime { weight_scale: config.behavior.weight_scale(), config }
+}
+
+/// Read-only inputs of the per-agent step.
+struct StepCtx<'a> {
+    dt: f32,
+    time: f64,
+    ground: f32,
+    tick: u32,
+    retarget_interval: f32,
+    hysteresis: f32,
+    archetypes: &'a [ArchetypeRuntime],
+    targets: &'a Targets,
+    grid: &'a SpatialGrid,
+}
+
+/// Shared, read-only views of the agent arrays at the start of the step.
+struct AgentIn<'a> {
+    i: usize,
+    pos: &'a [Vec3],
+    vel: &'a [Vec3],
+    params: &'a [AgentParams],
+    arch: &'a [u16],
+    flags: &'a [u8],
+    seeds: &'a [u32],
+}
+
+/// Per-agent fields the step reads and writes in place (only this agent reads them).
+struct AgentState {
+    yaw: f32,
+    yaw_rate: f32,
+    steer: Vec2,
+    target: u32,
+    timer: f32,
+}
+
+/// Below this approach strength an agent counts as idle for Idle Motion.
+const IDLE_BELOW: f32 = 0.3;
+
+impl StepCtx<'_> {
+    #[inline]
+    fn agent_step(&self, a: &AgentIn, st: &mut AgentState) -> Vec3 {
+        let i = a.i;
+        let rt = &self.archetypes[a.arch[i] as usize];
+        let b = &rt.config.behavior;
+        let m = &rt.config.movement;
+        let prm = &a.params[i];
+        let seed = a.seeds[i];
+        let p3 = a.pos[i];
+        let p = Vec2::new(p3.x, p3.z);
+        let v = Vec2::new(a.vel[i].x, a.vel[i].z);
+
+        // Target choice: pinned agents keep theirs; others re-evaluate on their cooldown or
+        // as soon as their target leaves the active set.
+        st.timer -= self.dt;
+        if a.flags[i] & FLAG_PINNED == 0 && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active)) {
+            st.target = choose_target(self.targets, p3, st.target, self.hysteresis);
+            st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
+        }
+
+        let mut contrib = [(0.0f32, Vec2::ZERO); 3];
+        let mut n = 0;
+        let mut goal = Vec2::ZERO;
+        let mut approach_strength = 0.0;
+        if b.use_approach {
+            if let Some(t) = self.targets.get(st.target) {
+                let ap = approach(p, Vec2::new(t.position.x, t.position.z), Vec2::new(t.velocity.x, t.velocity.z), seed, b);
+                contrib[n] = (b.approach_weight, ap.steer);
+                n += 1;
+                goal = ap.goal_dir;
+                approach_strength = ap.steer.length();
+            }
+        }
+        if b.use_personal_space {
+            let ps = personal_space(i as u32, seed, p, b.spacing_radius, b.spacing_max_samples, self.grid, a.pos);
+            contrib[n] = (b.spacing_strength, ps);
+            n += 1;
+        }
+        if b.use_idle_motion && approach_strength < IDLE_BELOW {
+            let fade = 1.0 - approach_strength / IDLE_BELOW;
+            contrib[n] = (b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
+            n += 1;
+        }
+        let raw = blend::blend(&contrib[..n], rt.weight_scale);
+        st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
+        let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
+
+        match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
+            Some(f) => (st.yaw, st.yaw_rate) = turn(st.yaw, st.yaw_rate, yaw_of(f), prm, self.dt),
+            None => st.yaw_rate = 0.0,
+        }
+        let np = p + new_v * self.dt;
+        Vec3::new(np.x, self.ground, np.y)
+    }
+}
