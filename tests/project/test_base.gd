@@ -1,0 +1,57 @@
+# Base of every engine test in tests/: extends Node, is added to the root by runner.gd, which
+# awaits `run() -> bool`. Checks record failures instead of stopping, so one run reports them all.
+extends Node
+
+var failures: PackedStringArray = []
+
+
+## Records a failure (printed as "CHECK FAILED: msg") when `cond` is false; returns `cond`.
+func check(cond: bool, msg: String) -> bool:
+	if not cond:
+		failures.append(msg)
+		print("CHECK FAILED: ", msg)
+	return cond
+
+
+func check_eq(got: Variant, want: Variant, what: String) -> bool:
+	return check(got == want, "%s: expected %s, got %s" % [what, str(want), str(got)])
+
+
+## Waits `n` physics frames (with --fixed-fps 60 each is 1/60 s of simulated time).
+func physics_frames(n: int) -> void:
+	for i in n:
+		await get_tree().physics_frame
+
+
+## True when every component is a finite number.
+func finite(v: Vector3) -> bool:
+	return v.is_finite()
+
+
+## Makes an archetype with a small capsule mesh and default profiles.
+func make_archetype(mesh: Mesh = null) -> SwarmAgentArchetype:
+	var a := SwarmAgentArchetype.new()
+	if mesh == null:
+		var c := CapsuleMesh.new()
+		c.radius = 0.35
+		c.height = 1.6
+		mesh = c
+	a.mesh = mesh
+	return a
+
+
+## Makes a SwarmManager named `n`, adds it to this test node and returns it.
+func make_manager(n: String = "Swarm", max_agents: int = -1) -> SwarmManager:
+	var m := SwarmManager.new()
+	m.name = n
+	if max_agents >= 0:
+		var s := SwarmSettings.new()
+		s.max_agents = max_agents
+		m.settings = s
+	add_child(m)
+	return m
+
+
+## Returns the done-result of the test: true when no check failed.
+func passed() -> bool:
+	return failures.is_empty()
