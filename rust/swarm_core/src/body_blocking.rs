@@ -16,7 +16,15 @@ const RELAXATION: f32 = 0.8;
 
 /// One blocking pass: reads `src`, writes `dst`. `grid` may be stale by up to `slack` metres
 /// (positions moved since it was built); queries are widened by that amount.
-pub fn resolve_pass(src: &[Vec3], dst: &mut [Vec3], params: &[AgentParams], grid: &SpatialGrid, max_radius: f32, slack: f32, chunk: usize) {
+pub fn resolve_pass(
+    src: &[Vec3],
+    dst: &mut [Vec3],
+    params: &[AgentParams],
+    grid: &SpatialGrid,
+    max_radius: f32,
+    slack: f32,
+    chunk: usize,
+) {
     dst.par_chunks_mut(chunk).enumerate().for_each(|(ci, out)| {
         let base = ci * chunk;
         for (k, o) in out.iter_mut().enumerate() {
@@ -27,7 +35,14 @@ pub fn resolve_pass(src: &[Vec3], dst: &mut [Vec3], params: &[AgentParams], grid
 }
 
 #[inline]
-fn resolve_one(i: u32, src: &[Vec3], params: &[AgentParams], grid: &SpatialGrid, max_radius: f32, slack: f32) -> Vec3 {
+fn resolve_one(
+    i: u32,
+    src: &[Vec3],
+    params: &[AgentParams],
+    grid: &SpatialGrid,
+    max_radius: f32,
+    slack: f32,
+) -> Vec3 {
     let p3 = src[i as usize];
     let p = Vec2::new(p3.x, p3.z);
     let me = params[i as usize];

@@ -58,11 +58,14 @@ impl SpatialGrid {
 
         self.agent_cell.resize(n, 0);
         let (origin, inv, dx, dz) = (self.origin, self.inv_cell, self.dims_x, self.dims_z);
-        self.agent_cell.par_chunks_mut(PAR_CHUNK).zip(pos.par_chunks(PAR_CHUNK)).for_each(|(out, p)| {
-            for (c, p) in out.iter_mut().zip(p) {
-                *c = cell_of(origin, inv, dx, dz, Vec2::new(p.x, p.z));
-            }
-        });
+        self.agent_cell
+            .par_chunks_mut(PAR_CHUNK)
+            .zip(pos.par_chunks(PAR_CHUNK))
+            .for_each(|(out, p)| {
+                for (c, p) in out.iter_mut().zip(p) {
+                    *c = cell_of(origin, inv, dx, dz, Vec2::new(p.x, p.z));
+                }
+            });
 
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
@@ -142,12 +145,18 @@ fn bounds(pos: &[Vec3]) -> (Vec2, Vec2) {
     }
     pos.par_chunks(PAR_CHUNK)
         .map(|c| {
-            c.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), p| {
-                let q = Vec2::new(p.x, p.z);
-                (lo.min(q), hi.max(q))
-            })
+            c.iter().fold(
+                (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+                |(lo, hi), p| {
+                    let q = Vec2::new(p.x, p.z);
+                    (lo.min(q), hi.max(q))
+                },
+            )
         })
-        .reduce(|| (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |a, b| (a.0.min(b.0), a.1.max(b.1)))
+        .reduce(
+            || (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
+            |a, b| (a.0.min(b.0), a.1.max(b.1)),
+        )
 }
 
 #[cfg(test)]
@@ -156,7 +165,11 @@ mod tests {
     use proptest::prelude::*;
 
     fn brute(pos: &[Vec3], c: Vec2, r: f32) -> Vec<u32> {
-        (0..pos.len() as u32).filter(|&j| Vec2::new(pos[j as usize].x, pos[j as usize].z).distance_squared(c) <= r * r).collect()
+        (0..pos.len() as u32)
+            .filter(|&j| {
+                Vec2::new(pos[j as usize].x, pos[j as usize].z).distance_squared(c) <= r * r
+            })
+            .collect()
     }
 
     proptest! {

@@ -20,7 +20,9 @@ use crate::ids::{AgentId, IdTable};
 use crate::movement::{accelerate, desired_facing, turn, yaw_of};
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
-use crate::steering::{approach::approach, blend, idle::idle_wander, personal_space::personal_space};
+use crate::steering::{
+    approach::approach, blend, idle::idle_wander, personal_space::personal_space,
+};
 use crate::targets::{choose_target, Targets, NO_TARGET};
 
 /// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
@@ -108,7 +110,10 @@ impl World {
     /// a smaller capacity than the live count is refused (returns false).
     pub fn update_settings(&mut self, settings: WorldSettings) -> bool {
         let s = settings.sanitized();
-        if s.max_agents != self.settings.max_agents || s.worker_threads != self.settings.worker_threads || s.seed != self.settings.seed {
+        if s.max_agents != self.settings.max_agents
+            || s.worker_threads != self.settings.worker_threads
+            || s.seed != self.settings.seed
+        {
             return false;
         }
         let ground_changed = s.ground_height != self.settings.ground_height;
@@ -131,12 +136,15 @@ impl World {
     /// Replaces an archetype's config; behaviour changes apply at once, sampled movement ranges
     /// apply to agents spawned from now on. Returns false for an unknown index.
     pub fn update_archetype(&mut self, index: u16, a: Archetype) -> bool {
-        let Some(slot) = self.archetypes.get_mut(index as usize) else { return false };
+        let Some(slot) = self.archetypes.get_mut(index as usize) else {
+            return false;
+        };
         let r = runtime(a);
         if slot.config == r.config {
             return true;
         }
-        let radius_changed = slot.config.agent_radius != r.config.agent_radius || slot.config.push_resistance != r.config.push_resistance;
+        let radius_changed = slot.config.agent_radius != r.config.agent_radius
+            || slot.config.push_resistance != r.config.push_resistance;
         *slot = r;
         if radius_changed {
             let (radius, pr) = (slot.config.agent_radius, slot.config.push_resistance);
@@ -156,15 +164,29 @@ impl World {
     }
 
     fn refresh_derived(&mut self) {
-        self.max_radius = self.archetypes.iter().map(|a| a.config.agent_radius).fold(0.0, f32::max);
-        self.max_spacing = self.archetypes.iter().map(|a| a.config.behavior.spacing_radius).fold(0.0, f32::max);
-        self.max_speed = self.archetypes.iter().map(|a| a.config.movement.max_speed.max).fold(0.0, f32::max);
+        self.max_radius = self
+            .archetypes
+            .iter()
+            .map(|a| a.config.agent_radius)
+            .fold(0.0, f32::max);
+        self.max_spacing = self
+            .archetypes
+            .iter()
+            .map(|a| a.config.behavior.spacing_radius)
+            .fold(0.0, f32::max);
+        self.max_speed = self
+            .archetypes
+            .iter()
+            .map(|a| a.config.movement.max_speed.max)
+            .fold(0.0, f32::max);
     }
 
     // ----- agents -----
 
     pub fn spawn(&mut self, archetype: u16, position: Vec3) -> Result<AgentId, SpawnError> {
-        let Some(a) = self.archetypes.get(archetype as usize) else { return Err(SpawnError::UnknownArchetype) };
+        let Some(a) = self.archetypes.get(archetype as usize) else {
+            return Err(SpawnError::UnknownArchetype);
+        };
         if !position.is_finite() {
             return Err(SpawnError::InvalidPosition);
         }
@@ -184,7 +206,9 @@ impl World {
             radius: a.config.agent_radius,
             push_resistance: a.config.push_resistance,
         };
-        let yaw = self.rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        let yaw = self
+            .rng
+            .random_range(-std::f32::consts::PI..std::f32::consts::PI);
         let seed = self.rng.random::<u32>();
         let index = self.agents.len() as u32;
         let id = self.ids.allocate(index);
@@ -204,7 +228,9 @@ impl World {
 
     /// Removes an agent; false for a stale or unknown id.
     pub fn despawn(&mut self, id: AgentId) -> bool {
-        let Some(i) = self.ids.resolve(id) else { return false };
+        let Some(i) = self.ids.resolve(id) else {
+            return false;
+        };
         if let Some(moved_slot) = self.agents.swap_remove(i) {
             self.ids.relocate(moved_slot, i as u32);
         }
@@ -258,7 +284,12 @@ impl World {
         }
         self.ensure_grid();
         let mut idx = Vec::new();
-        self.grid.query_radius(&self.agents.pos, Vec2::new(center.x, center.z), radius, &mut idx);
+        self.grid.query_radius(
+            &self.agents.pos,
+            Vec2::new(center.x, center.z),
+            radius,
+            &mut idx,
+        );
         idx.sort_unstable();
         out.extend(idx.into_iter().map(|i| self.id_at(i as usize)));
     }
@@ -302,7 +333,11 @@ impl World {
     // ----- targets -----
 
     pub fn register_target(&mut self, position: Vec3, priority: f32) -> u32 {
-        let p = if position.is_finite() { position } else { Vec3::ZERO };
+        let p = if position.is_finite() {
+            position
+        } else {
+            Vec3::ZERO
+        };
         self.targets.register(p, priority)
     }
 
@@ -311,7 +346,12 @@ impl World {
         if !self.targets.unregister(handle) {
             return false;
         }
-        for (t, f) in self.agents.target.iter_mut().zip(self.agents.flags.iter_mut()) {
+        for (t, f) in self
+            .agents
+            .target
+            .iter_mut()
+            .zip(self.agents.flags.iter_mut())
+        {
             if *t == handle {
                 *t = NO_TARGET;
                 *f &= !FLAG_PINNED;
@@ -348,7 +388,9 @@ impl World {
     /// Pins an agent to a target (`Some`) or returns it to automatic choice (`None`).
     /// False for a stale agent id or an unknown target.
     pub fn set_agent_target(&mut self, id: AgentId, target: Option<u32>) -> bool {
-        let Some(i) = self.ids.resolve(id) else { return false };
+        let Some(i) = self.ids.resolve(id) else {
+            return false;
+        };
         match target {
             Some(h) if self.targets.get(h).is_some() => {
                 self.agents.target[i] = h;
@@ -366,7 +408,9 @@ impl World {
 
     /// Target slot an agent currently chases.
     pub fn agent_target(&self, id: AgentId) -> Option<u32> {
-        self.ids.resolve(id).and_then(|i| (self.agents.target[i] != NO_TARGET).then_some(self.agents.target[i]))
+        self.ids
+            .resolve(id)
+            .and_then(|i| (self.agents.target[i] != NO_TARGET).then_some(self.agents.target[i]))
     }
 
     // ----- the step -----
@@ -390,15 +434,20 @@ impl World {
         let pos = &self.agents.pos;
         let partials = &mut self.partials;
         self.pool.install(|| {
-            partials.par_iter_mut().zip(pos.par_chunks(CHUNK)).for_each(|(out, c)| {
-                *out = c.iter().fold(DVec3::ZERO, |s, p| s + p.as_dvec3());
-            })
+            partials
+                .par_iter_mut()
+                .zip(pos.par_chunks(CHUNK))
+                .for_each(|(out, c)| {
+                    *out = c.iter().fold(DVec3::ZERO, |s, p| s + p.as_dvec3());
+                })
         });
         (self.partials.iter().fold(DVec3::ZERO, |s, p| s + *p) / n as f64).as_vec3()
     }
 
     fn cell_size(&self, dt: f32) -> f32 {
-        (2.0 * self.max_radius + self.max_speed * dt).max(self.max_spacing).max(0.25)
+        (2.0 * self.max_radius + self.max_speed * dt)
+            .max(self.max_spacing)
+            .max(0.25)
     }
 
     /// Advances the simulation by `dt` seconds (clamped to 0.1; non-finite or non-positive is ignored).
@@ -413,7 +462,8 @@ impl World {
 
         let centroid = self.centroid();
         let s = &self.settings;
-        self.targets.select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
+        self.targets
+            .select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
         self.stats.active_targets = self.targets.active().len();
 
         let pool = self.pool.clone();
@@ -441,7 +491,14 @@ impl World {
             grid: &self.grid,
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, flags, seeds) = (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.flags[..], &a.seed[..]);
+        let (pos, vel, params, arch, flags, seeds) = (
+            &a.pos[..],
+            &a.vel[..],
+            &a.params[..],
+            &a.archetype[..],
+            &a.flags[..],
+            &a.seed[..],
+        );
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.yaw.par_chunks_mut(CHUNK),
@@ -456,19 +513,43 @@ impl World {
                 let base = ci * CHUNK;
                 for k in 0..np.len() {
                     let i = base + k;
-                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds };
-                    let mut st = AgentState { yaw: yaw[k], yaw_rate: yaw_rate[k], steer: steer[k], target: target[k], timer: timer[k] };
+                    let input = AgentIn {
+                        i,
+                        pos,
+                        vel,
+                        params,
+                        arch,
+                        flags,
+                        seeds,
+                    };
+                    let mut st = AgentState {
+                        yaw: yaw[k],
+                        yaw_rate: yaw_rate[k],
+                        steer: steer[k],
+                        target: target[k],
+                        timer: timer[k],
+                    };
                     np[k] = ctx.agent_step(&input, &mut st);
-                    (yaw[k], yaw_rate[k], steer[k], target[k], timer[k]) = (st.yaw, st.yaw_rate, st.steer, st.target, st.timer);
+                    (yaw[k], yaw_rate[k], steer[k], target[k], timer[k]) =
+                        (st.yaw, st.yaw_rate, st.steer, st.target, st.timer);
                 }
             });
 
         if self.settings.body_blocking && n > 1 {
             // Positions moved up to max_speed * dt since the grid was built, and each pass moves
             // them by at most one radius more.
-            let slack = self.max_speed * dt + self.max_radius * self.settings.body_blocking_iterations as f32;
+            let slack = self.max_speed * dt
+                + self.max_radius * self.settings.body_blocking_iterations as f32;
             for _ in 0..self.settings.body_blocking_iterations {
-                body_blocking::resolve_pass(&self.next_pos, &mut self.next_pos2, &self.agents.params, &self.grid, self.max_radius, slack, CHUNK);
+                body_blocking::resolve_pass(
+                    &self.next_pos,
+                    &mut self.next_pos2,
+                    &self.agents.params,
+                    &self.grid,
+                    self.max_radius,
+                    slack,
+                    CHUNK,
+                );
                 std::mem::swap(&mut self.next_pos, &mut self.next_pos2);
             }
         }
@@ -476,12 +557,17 @@ impl World {
         // Velocity is the motion that actually happened (blocking included).
         let inv_dt = 1.0 / dt;
         let ground = self.settings.ground_height;
-        self.agents.vel.par_chunks_mut(CHUNK).zip(self.next_pos.par_chunks_mut(CHUNK)).zip(self.agents.pos.par_chunks(CHUNK)).for_each(|((v, np), p)| {
-            for ((v, np), p) in v.iter_mut().zip(np.iter_mut()).zip(p) {
-                np.y = ground;
-                *v = (*np - *p) * inv_dt;
-            }
-        });
+        self.agents
+            .vel
+            .par_chunks_mut(CHUNK)
+            .zip(self.next_pos.par_chunks_mut(CHUNK))
+            .zip(self.agents.pos.par_chunks(CHUNK))
+            .for_each(|((v, np), p)| {
+                for ((v, np), p) in v.iter_mut().zip(np.iter_mut()).zip(p) {
+                    np.y = ground;
+                    *v = (*np - *p) * inv_dt;
+                }
+            });
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
         self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
         self.grid_dirty = false;
@@ -490,7 +576,10 @@ impl World {
 
 fn runtime(a: Archetype) -> ArchetypeRuntime {
     let config = a.sanitized();
-    ArchetypeRuntime { weight_scale: config.behavior.weight_scale(), config }
+    ArchetypeRuntime {
+        weight_scale: config.behavior.weight_scale(),
+        config,
+    }
 }
 
 /// Read-only inputs of the per-agent step.
@@ -545,7 +634,9 @@ impl StepCtx<'_> {
         // Target choice: pinned agents keep theirs; others re-evaluate on their cooldown or
         // as soon as their target leaves the active set.
         st.timer -= self.dt;
-        if a.flags[i] & FLAG_PINNED == 0 && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active)) {
+        if a.flags[i] & FLAG_PINNED == 0
+            && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active))
+        {
             st.target = choose_target(self.targets, p3, st.target, self.hysteresis);
             st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
         }
@@ -556,7 +647,13 @@ impl StepCtx<'_> {
         let mut approach_strength = 0.0;
         if b.use_approach {
             if let Some(t) = self.targets.get(st.target) {
-                let ap = approach(p, Vec2::new(t.position.x, t.position.z), Vec2::new(t.velocity.x, t.velocity.z), seed, b);
+                let ap = approach(
+                    p,
+                    Vec2::new(t.position.x, t.position.z),
+                    Vec2::new(t.velocity.x, t.velocity.z),
+                    seed,
+                    b,
+                );
                 contrib[n] = (b.approach_weight, ap.steer);
                 n += 1;
                 goal = ap.goal_dir;
@@ -564,20 +661,37 @@ impl StepCtx<'_> {
             }
         }
         if b.use_personal_space {
-            let ps = personal_space(i as u32, seed, p, b.spacing_radius, b.spacing_max_samples, self.grid, a.pos);
+            let ps = personal_space(
+                i as u32,
+                seed,
+                p,
+                b.spacing_radius,
+                b.spacing_max_samples,
+                self.grid,
+                a.pos,
+            );
             contrib[n] = (b.spacing_strength, ps);
             n += 1;
         }
         if b.use_idle_motion && approach_strength < IDLE_BELOW {
             let fade = 1.0 - approach_strength / IDLE_BELOW;
-            contrib[n] = (b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
+            contrib[n] = (
+                b.idle_weight,
+                idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade,
+            );
             n += 1;
         }
         let raw = blend::blend(&contrib[..n], rt.weight_scale);
         st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
-        match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
+        match desired_facing(
+            m.orientation_mode,
+            new_v,
+            goal,
+            m.goal_facing_weight,
+            m.velocity_facing_weight,
+        ) {
             Some(f) => (st.yaw, st.yaw_rate) = turn(st.yaw, st.yaw_rate, yaw_of(f), prm, self.dt),
             None => st.yaw_rate = 0.0,
         }

@@ -1,1 +1,16 @@
-pub fn x(){}
+//! Swarm GDExtension: Godot nodes and resources over `swarm_core`. This crate only converts:
+//! resources into core configs, core state into one MultiMesh buffer per archetype, signals
+//! out and calls in. Every simulation decision lives in `swarm_core`.
+
+use godot::prelude::*;
+
+mod convert;
+mod lookup;
+mod nodes;
+mod resources;
+mod visuals;
+
+struct SwarmExtension;
+
+#[gdextension]
+unsafe impl ExtensionLibrary for SwarmExtension {}

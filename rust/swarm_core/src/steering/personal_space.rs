@@ -7,7 +7,15 @@ use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
 
 #[inline]
-pub fn personal_space(i: u32, seed: u32, p: Vec2, radius: f32, max_samples: u32, grid: &SpatialGrid, pos: &[Vec3]) -> Vec2 {
+pub fn personal_space(
+    i: u32,
+    seed: u32,
+    p: Vec2,
+    radius: f32,
+    max_samples: u32,
+    grid: &SpatialGrid,
+    pos: &[Vec3],
+) -> Vec2 {
     if radius <= 0.0 {
         return Vec2::ZERO;
     }

@@ -1,0 +1,590 @@
+//! `SwarmManager`: owns one `swarm_core::World`, ticks it in `_physics_process`, converts
+//! resources and targets into core data once per frame, and draws through `Visuals`.
+
+use godot::classes::{Engine, INode3D, Node3D, Performance};
+use godot::prelude::*;
+use swarm_core::{AgentId, Archetype, SpawnError, World, WorldSettings};
+
+use crate::convert::{to_vec3, to_vector3};
+use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
+use crate::nodes::target::SwarmTarget;
+use crate::resources::archetype::SwarmAgentArchetype;
+use crate::resources::settings::SwarmSettings;
+use crate::visuals::Visuals;
+
+struct ArchetypeEntry {
+    res: Gd<SwarmAgentArchetype>,
+    /// Last converted config, to apply resource edits only when something changed.
+    core: Archetype,
+}
+
+struct TargetEntry {
+    node: Gd<SwarmTarget>,
+    id: InstanceId,
+    handle: u32,
+    seen: bool,
+}
+
+/// Owns a swarm: thousands of agents simulated as flat arrays in Rust and drawn through one
+/// MultiMesh per archetype. Agents are not nodes: spawn them with [method spawn_agent] and refer
+/// to them by the returned id. The simulation steps once per physics frame. Agents stand on this
+/// node's ground plane (its global Y) and chase the [SwarmTarget] nodes registered with it.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct SwarmManager {
+    /// Global parameters (capacity, body blocking, target choice, threads). Empty: defaults.
+    /// Capacity, threads and seed take effect while the manager has no agents.
+    #[export]
+    settings: Option<Gd<SwarmSettings>>,
+    /// Most targets chased at once; the manager picks them by distance from the swarm's centre,
+    /// bent by [member SwarmTarget.priority].
+    #[export(range = (1.0, 1024.0, 1.0))]
+    #[init(val = 10)]
+    max_active_target_count: i64,
+    /// Seed of the random generator that draws per-agent values at spawn. The same seed, scene
+    /// and inputs give the same simulation, whatever the thread count.
+    #[export]
+    #[init(val = 1)]
+    random_seed: i64,
+    /// Camera used for visibility decisions. Empty: the viewport's camera.
+    #[export]
+    visibility_camera: NodePath,
+
+    world: Option<World>,
+    world_settings: Option<WorldSettings>,
+    archetypes: Vec<ArchetypeEntry>,
+    targets: Vec<TargetEntry>,
+    visuals: Visuals,
+    frame: u64,
+    last_full_error_frame: u64,
+    settings_problem_reported: bool,
+    monitors: Vec<StringName>,
+
+    base: Base<Node3D>,
+}
+
+#[godot_api]
+impl INode3D for SwarmManager {
+    fn enter_tree(&mut self) {
+        self.base_mut().add_to_group(MANAGER_GROUP);
+        if !Engine::singleton().is_editor_hint() {
+            self.add_monitors();
+        }
+    }
+
+    fn exit_tree(&mut self) {
+        self.remove_monitors();
+    }
+
+    fn physics_process(&mut self, delta: f64) {
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        self.frame += 1;
+        self.sync_settings();
+        self.sync_archetypes();
+        self.sync_targets();
+        let world = self.world_mut();
+        world.step(delta as f32);
+        if let Some(w) = &self.world {
+            self.visuals.update(w.agents());
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        let mut w = PackedStringArray::new();
+        if let Some(tree) = self.base().get_tree_or_null() {
+            let n = tree.get_nodes_in_group(MANAGER_GROUP).len();
+            if n > 1 {
+                w.push(&format!(
+                    "{n} SwarmManagers are in the scene: a SwarmTarget that is not a child of one of them cannot tell which to join. Make each target a child of its manager."
+                ));
+            }
+        }
+        w
+    }
+}
+
+#[godot_api]
+impl SwarmManager {
+    /// Emitted after [method spawn_agent] created an agent.
+    #[signal]
+    fn agent_spawned(id: i64);
+    /// Emitted after [method despawn_agent] removed an agent.
+    #[signal]
+    fn agent_despawned(id: i64);
+
+    /// Creates an agent of [param archetype] at [param position] (Y is replaced by the ground
+    /// height) and returns its id, or -1 when the archetype is null, the position is not finite
+    /// or [member SwarmSettings.max_agents] is reached. The id stays valid until the agent is
+    /// despawned.
+    #[func]
+    fn spawn_agent(
+        &mut self,
+        archetype: Option<Gd<SwarmAgentArchetype>>,
+        position: Vector3,
+    ) -> i64 {
+        let Some(archetype) = archetype else {
+            self.error(
+                "spawn_agent",
+                "archetype is null; pass a SwarmAgentArchetype resource",
+            );
+            return -1;
+        };
+        let index = self.archetype_index(&archetype);
+        let result = self.world_mut().spawn(index, to_vec3(position));
+        match result {
+            Ok(id) => {
+                let id = id.to_i64();
+                self.signals().agent_spawned().emit(id);
+                id
+            }
+            Err(SpawnError::Full) => {
+                if self.last_full_error_frame != self.frame || self.frame == 0 {
+                    self.last_full_error_frame = self.frame;
+                    let cap = self.world.as_ref().map_or(0, |w| w.capacity());
+                    self.error("spawn_agent", format!("capacity reached (settings.max_agents = {cap}); agent not spawned. Raise SwarmSettings.max_agents"));
+                }
+                -1
+            }
+            Err(SpawnError::InvalidPosition) => {
+                self.error(
+                    "spawn_agent",
+                    format!("position {position} is not finite; agent not spawned"),
+                );
+                -1
+            }
+            Err(SpawnError::UnknownArchetype) => {
+                self.error("spawn_agent", "archetype could not be registered");
+                -1
+            }
+        }
+    }
+
+    /// Removes an agent. Returns false (with an error) for a stale or unknown id.
+    #[func]
+    fn despawn_agent(&mut self, id: i64) -> bool {
+        let ok = AgentId::from_i64(id)
+            .is_some_and(|a| self.world.as_mut().is_some_and(|w| w.despawn(a)));
+        if ok {
+            self.signals().agent_despawned().emit(id);
+        } else {
+            self.stale("despawn_agent", id);
+        }
+        ok
+    }
+
+    /// Whether [param id] names a live agent. Never an error: stale ids are simply false.
+    #[func]
+    fn is_agent_alive(&self, id: i64) -> bool {
+        self.resolve(id).is_some()
+    }
+
+    /// Number of live agents.
+    #[func]
+    fn get_agent_count(&self) -> i64 {
+        self.world.as_ref().map_or(0, |w| w.count() as i64)
+    }
+
+    /// Most agents alive at once ([member SwarmSettings.max_agents]).
+    #[func]
+    fn get_capacity(&self) -> i64 {
+        match &self.world {
+            Some(w) => w.capacity() as i64,
+            None => self.current_settings().0.max_agents as i64,
+        }
+    }
+
+    /// Global position of an agent's feet; [constant Vector3.ZERO] with an error for a stale id.
+    #[func]
+    fn get_agent_position(&self, id: i64) -> Vector3 {
+        match self
+            .resolve(id)
+            .and_then(|a| self.world.as_ref()?.position(a))
+        {
+            Some(p) => to_vector3(p),
+            None => {
+                self.stale("get_agent_position", id);
+                Vector3::ZERO
+            }
+        }
+    }
+
+    /// Velocity of an agent in m/s; [constant Vector3.ZERO] with an error for a stale id.
+    #[func]
+    fn get_agent_velocity(&self, id: i64) -> Vector3 {
+        match self
+            .resolve(id)
+            .and_then(|a| self.world.as_ref()?.velocity(a))
+        {
+            Some(v) => to_vector3(v),
+            None => {
+                self.stale("get_agent_velocity", id);
+                Vector3::ZERO
+            }
+        }
+    }
+
+    /// Ids of every live agent.
+    #[func]
+    fn get_agent_ids(&self) -> PackedInt64Array {
+        match &self.world {
+            Some(w) => w.ids().map(|a| a.to_i64()).collect(),
+            None => PackedInt64Array::new(),
+        }
+    }
+
+    /// Ids of the agents whose feet are within [param radius] of [param center] on the ground
+    /// plane. A negative or non-finite radius is an error and returns an empty array.
+    #[func]
+    fn get_agents_in_radius(&mut self, center: Vector3, radius: f32) -> PackedInt64Array {
+        if !radius.is_finite() || radius < 0.0 || !center.is_finite() {
+            self.error(
+                "get_agents_in_radius",
+                format!("center {center} and radius {radius} must be finite, radius >= 0"),
+            );
+            return PackedInt64Array::new();
+        }
+        let mut out = Vec::new();
+        if let Some(w) = self.world.as_mut() {
+            w.agents_in_radius(to_vec3(center), radius, &mut out);
+        }
+        out.into_iter().map(|a| a.to_i64()).collect()
+    }
+
+    /// Whether any agent's body overlaps [param aabb] (its footprint, with the agent's feet within
+    /// its height). Door scripts use it to close only when the doorway is clear.
+    #[func]
+    fn is_any_agent_inside(&mut self, aabb: Aabb) -> bool {
+        let a = aabb.abs();
+        if !a.position.is_finite() || !a.size.is_finite() {
+            self.error("is_any_agent_inside", format!("aabb {aabb} is not finite"));
+            return false;
+        }
+        let (min, max) = (to_vec3(a.position), to_vec3(a.position + a.size));
+        self.world
+            .as_mut()
+            .is_some_and(|w| w.any_agent_inside(min, max))
+    }
+
+    /// Makes an agent chase [param target] until it is despawned or the target leaves the tree.
+    /// A null target returns the agent to choosing its own. Returns false with an error for a
+    /// stale id or a target that is not registered with this manager.
+    #[func]
+    fn set_agent_target(&mut self, id: i64, target: Option<Gd<SwarmTarget>>) -> bool {
+        let Some(agent) = self.resolve(id) else {
+            self.stale("set_agent_target", id);
+            return false;
+        };
+        let handle = match target {
+            None => None,
+            Some(t) => {
+                self.sync_targets();
+                match self.targets.iter().find(|e| e.id == t.instance_id()) {
+                    Some(e) => Some(e.handle),
+                    None => {
+                        self.error(
+                            "set_agent_target",
+                            format!("target '{}' is not registered with this manager: it must be in the scene tree, under this manager or with this the only manager", t.get_name()),
+                        );
+                        return false;
+                    }
+                }
+            }
+        };
+        self.world_mut().set_agent_target(agent, handle)
+    }
+
+    /// The target an agent currently chases, or null.
+    #[func]
+    fn get_agent_target(&self, id: i64) -> Option<Gd<SwarmTarget>> {
+        let Some(agent) = self.resolve(id) else {
+            self.stale("get_agent_target", id);
+            return None;
+        };
+        let h = self.world.as_ref()?.agent_target(agent)?;
+        self.targets
+            .iter()
+            .find(|e| e.handle == h)
+            .map(|e| e.node.clone())
+    }
+
+    /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `active_targets`,
+    /// `registered_targets`, `ticks`, `lod_full`, `lod_reduced`, `lod_cheap`, `dormant_count` and
+    /// `flow_field_rebakes`. Until Importance LOD exists every agent runs at full quality.
+    #[func]
+    fn get_stats(&self) -> VarDictionary {
+        let (count, stats) = match &self.world {
+            Some(w) => (w.count() as i64, w.stats()),
+            None => (0, Default::default()),
+        };
+        vdict! {
+            "agent_count" => count,
+            "capacity" => self.get_capacity(),
+            "step_ms" => stats.step_ms as f64,
+            "active_targets" => stats.active_targets as i64,
+            "registered_targets" => self.targets.len() as i64,
+            "ticks" => stats.ticks as i64,
+            "lod_full" => count,
+            "lod_reduced" => 0i64,
+            "lod_cheap" => 0i64,
+            "dormant_count" => 0i64,
+            "flow_field_rebakes" => 0i64,
+        }
+    }
+
+    /// The MultiMesh that draws [param archetype], or null when it has no mesh or no agent was
+    /// spawned with it yet.
+    #[func]
+    fn get_archetype_multimesh(
+        &self,
+        archetype: Option<Gd<SwarmAgentArchetype>>,
+    ) -> Option<Gd<godot::classes::MultiMesh>> {
+        let archetype = archetype?;
+        let i = self.archetypes.iter().position(|e| e.res == archetype)?;
+        self.visuals
+            .per_archetype
+            .get(i)?
+            .as_ref()
+            .map(|v| v.multimesh.clone())
+    }
+
+    #[func]
+    fn _monitor_step_ms(&self) -> f64 {
+        self.world
+            .as_ref()
+            .map_or(0.0, |w| w.stats().step_ms as f64)
+    }
+
+    #[func]
+    fn _monitor_active_targets(&self) -> i64 {
+        self.world
+            .as_ref()
+            .map_or(0, |w| w.stats().active_targets as i64)
+    }
+}
+
+impl SwarmManager {
+    fn label(&self) -> String {
+        format!("SwarmManager '{}'", self.base().get_name())
+    }
+
+    fn error(&self, method: &str, msg: impl std::fmt::Display) {
+        godot_error!("{}: {method}: {msg}", self.label());
+    }
+
+    fn stale(&self, method: &str, id: i64) {
+        self.error(method, format!("agent id {id} is stale or unknown (the agent was despawned, or the id never existed)"));
+    }
+
+    fn resolve(&self, id: i64) -> Option<AgentId> {
+        let a = AgentId::from_i64(id)?;
+        self.world.as_ref()?.is_alive(a).then_some(a)
+    }
+
+    fn ground_height(&self) -> f32 {
+        let b = self.base();
+        if b.is_inside_tree() {
+            b.get_global_position().y
+        } else {
+            b.get_position().y
+        }
+    }
+
+    /// Core settings from the resource and manager fields, with the problems found.
+    fn current_settings(&self) -> (WorldSettings, Vec<String>) {
+        let seed = self.random_seed as u64;
+        let ground = self.ground_height();
+        match &self.settings {
+            Some(s) => s
+                .bind()
+                .to_core(seed, self.max_active_target_count, ground, &self.label()),
+            None => (
+                WorldSettings {
+                    seed,
+                    max_active_target_count: self.max_active_target_count.clamp(1, 1024) as usize,
+                    ground_height: ground,
+                    ..Default::default()
+                },
+                Vec::new(),
+            ),
+        }
+    }
+
+    fn world_mut(&mut self) -> &mut World {
+        if self.world.is_none() {
+            let (s, problems) = self.current_settings();
+            for p in problems {
+                godot_error!("{p}");
+            }
+            self.world = Some(World::new(s.clone()));
+            self.world_settings = Some(s);
+        }
+        self.world.as_mut().unwrap()
+    }
+
+    /// Applies edited settings. Capacity, threads and seed need a fresh world, which is made only
+    /// while there are no agents (archetypes and targets are carried over).
+    fn sync_settings(&mut self) {
+        let (s, problems) = self.current_settings();
+        if self.world_settings.as_ref() == Some(&s) {
+            return;
+        }
+        for p in problems {
+            godot_error!("{p}");
+        }
+        let label = self.label();
+        let Some(world) = self.world.as_mut() else {
+            return;
+        };
+        if world.update_settings(s.clone()) {
+            self.world_settings = Some(s);
+            self.settings_problem_reported = false;
+            return;
+        }
+        if world.count() == 0 {
+            let mut w = World::new(s.clone());
+            for e in &self.archetypes {
+                w.add_archetype(e.core.clone());
+            }
+            for t in &mut self.targets {
+                t.handle = w.register_target(swarm_core::glam::Vec3::ZERO, 1.0);
+            }
+            self.world = Some(w);
+            self.world_settings = Some(s);
+        } else if !self.settings_problem_reported {
+            self.settings_problem_reported = true;
+            godot_error!("{label}: settings: max_agents, worker_threads and random_seed changes take effect only while the manager has no agents; despawn them first");
+        }
+    }
+
+    fn archetype_index(&mut self, res: &Gd<SwarmAgentArchetype>) -> u16 {
+        if let Some(i) = self.archetypes.iter().position(|e| &e.res == res) {
+            return i as u16;
+        }
+        let label = self.label();
+        let (core, problems) = res.bind().to_core(&label);
+        for p in problems {
+            godot_error!("{p}");
+        }
+        if res.bind().mesh().is_none() {
+            godot_warn!("{label}: archetype {} has no mesh: its agents are simulated but not drawn. Set SwarmAgentArchetype.mesh", res.bind().display_name());
+        }
+        let index = self.world_mut().add_archetype(core.clone());
+        self.archetypes.push(ArchetypeEntry {
+            res: res.clone(),
+            core,
+        });
+        let mut parent = self.to_gd().upcast::<Node3D>();
+        self.visuals
+            .sync_archetype(index as usize, res, &mut parent);
+        index
+    }
+
+    /// Applies edits made to archetype resources (and their profiles) since the last frame.
+    fn sync_archetypes(&mut self) {
+        let label = self.label();
+        let mut parent = self.to_gd().upcast::<Node3D>();
+        for i in 0..self.archetypes.len() {
+            let res = self.archetypes[i].res.clone();
+            let (core, problems) = res.bind().to_core(&label);
+            if core != self.archetypes[i].core {
+                for p in problems {
+                    godot_error!("{p}");
+                }
+                if let Some(w) = self.world.as_mut() {
+                    w.update_archetype(i as u16, core.clone());
+                }
+                self.archetypes[i].core = core;
+            }
+            self.visuals.sync_archetype(i, &res, &mut parent);
+        }
+    }
+
+    /// Registers targets that entered the tree, reads positions of registered ones and drops
+    /// those that left or were freed (their agents are released at once).
+    fn sync_targets(&mut self) {
+        let Some(tree) = self.base().get_tree_or_null() else {
+            return;
+        };
+        let me = self.base().instance_id();
+        for e in &mut self.targets {
+            e.seen = false;
+        }
+        let nodes = tree.get_nodes_in_group(TARGET_GROUP);
+        let mut fresh = Vec::new();
+        for node in nodes.iter_shared() {
+            let Ok(t) = node.try_cast::<SwarmTarget>() else {
+                continue;
+            };
+            let id = t.instance_id();
+            let pos = to_vec3(t.get_global_position());
+            let (priority, enabled) = {
+                let b = t.bind();
+                (b.priority(), b.enabled())
+            };
+            if let Some(e) = self.targets.iter_mut().find(|e| e.id == id) {
+                e.seen = true;
+                let w = self.world.as_mut();
+                if let Some(w) = w {
+                    w.set_target_position(e.handle, pos);
+                    w.set_target_priority(e.handle, priority);
+                    w.set_target_enabled(e.handle, enabled);
+                }
+            } else if find_manager(&t.clone().upcast()).is_ok_and(|m| m.instance_id() == me) {
+                fresh.push((t, pos, priority, enabled));
+            }
+        }
+        self.world_mut();
+        let w = self.world.as_mut().unwrap();
+        self.targets.retain(|e| {
+            if !e.seen {
+                w.unregister_target(e.handle);
+            }
+            e.seen
+        });
+        for (t, pos, priority, enabled) in fresh {
+            let handle = w.register_target(pos, priority);
+            w.set_target_enabled(handle, enabled);
+            self.targets.push(TargetEntry {
+                id: t.instance_id(),
+                node: t,
+                handle,
+                seen: true,
+            });
+        }
+    }
+
+    fn monitor_ids(&self) -> [(String, &'static str); 3] {
+        let n = self.base().get_name();
+        [
+            (format!("Swarm/{n} agents"), "get_agent_count"),
+            (format!("Swarm/{n} step ms"), "_monitor_step_ms"),
+            (
+                format!("Swarm/{n} active targets"),
+                "_monitor_active_targets",
+            ),
+        ]
+    }
+
+    fn add_monitors(&mut self) {
+        let mut perf = Performance::singleton();
+        let me = self.to_gd();
+        for (id, method) in self.monitor_ids() {
+            let id = StringName::from(id.as_str());
+            if !perf.has_custom_monitor(&id) {
+                perf.add_custom_monitor(&id, &Callable::from_object_method(&me, method));
+                self.monitors.push(id);
+            }
+        }
+    }
+
+    fn remove_monitors(&mut self) {
+        let mut perf = Performance::singleton();
+        for id in self.monitors.drain(..) {
+            if perf.has_custom_monitor(&id) {
+                perf.remove_custom_monitor(&id);
+            }
+        }
+    }
+}

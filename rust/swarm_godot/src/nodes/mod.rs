@@ -1,0 +1,4 @@
+//! Scene nodes: the manager that owns a world, and targets agents chase.
+
+pub mod manager;
+pub mod target;

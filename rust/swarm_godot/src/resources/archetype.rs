@@ -1,0 +1,96 @@
+//! `SwarmAgentArchetype`: an agent type (mesh, body, health, profiles).
+
+use godot::classes::{Material, Mesh};
+use godot::prelude::*;
+use swarm_core::Archetype;
+
+use super::behavior_profile::SwarmBehaviorProfile;
+use super::movement_profile::SwarmMovementProfile;
+use crate::convert::{resource_name, Checker};
+
+/// An agent type: how it looks, how big and heavy it is, its health and which behaviour and
+/// movement profiles it uses. Pass it to [method SwarmManager.spawn_agent]. Only [member mesh]
+/// is needed: empty profiles use sensible defaults.
+#[derive(GodotClass)]
+#[class(tool, init, base = Resource)]
+pub struct SwarmAgentArchetype {
+    /// Mesh drawn for every agent of this type, through one MultiMesh. Without a mesh the agents
+    /// are simulated but not drawn.
+    #[export_group(name = "Visual")]
+    #[export]
+    mesh: Option<Gd<Mesh>>,
+    /// Material used instead of the mesh's own.
+    #[export]
+    material_override: Option<Gd<Material>>,
+
+    /// Body radius in metres, for body blocking and queries.
+    #[export_group(name = "Body")]
+    #[export(range = (0.01, 5.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 0.4)]
+    agent_radius: f32,
+    /// Relative mass in body blocking: of two agents that overlap, the one with more push
+    /// resistance is moved less.
+    #[export(range = (0.01, 100.0, 0.01, or_greater))]
+    #[init(val = 1.0)]
+    push_resistance: f32,
+    /// Health each agent starts with.
+    #[export(range = (0.001, 10000.0, 0.1, or_greater))]
+    #[init(val = 100.0)]
+    max_health: f32,
+
+    /// Steering behaviours (empty: defaults).
+    #[export_group(name = "Profiles")]
+    #[export]
+    behavior_profile: Option<Gd<SwarmBehaviorProfile>>,
+    /// Speed, acceleration and turning (empty: defaults).
+    #[export]
+    movement_profile: Option<Gd<SwarmMovementProfile>>,
+
+    base: Base<Resource>,
+}
+
+impl SwarmAgentArchetype {
+    pub fn mesh(&self) -> Option<Gd<Mesh>> {
+        self.mesh.clone()
+    }
+
+    pub fn material_override(&self) -> Option<Gd<Material>> {
+        self.material_override.clone()
+    }
+
+    pub fn display_name(&self) -> String {
+        resource_name(&self.base().clone().upcast(), "SwarmAgentArchetype")
+    }
+
+    /// The core archetype and the problems found, each naming the resource and field.
+    pub fn to_core(&self, owner: &str) -> (Archetype, Vec<String>) {
+        let d = Archetype::default();
+        let mut c = Checker::new(format!("{owner}: {}", self.display_name()));
+        let mut a = Archetype {
+            agent_radius: c.f(
+                "agent_radius",
+                self.agent_radius,
+                0.01,
+                50.0,
+                d.agent_radius,
+            ),
+            push_resistance: c.f(
+                "push_resistance",
+                self.push_resistance,
+                0.01,
+                1000.0,
+                d.push_resistance,
+            ),
+            max_health: c.f("max_health", self.max_health, 0.001, 1e9, d.max_health),
+            ..Archetype::default()
+        };
+        let mut problems = c.problems;
+        if let Some(b) = &self.behavior_profile {
+            a.behavior = b.bind().to_core(owner, &mut problems);
+        }
+        if let Some(m) = &self.movement_profile {
+            a.movement = m.bind().to_core(owner, &mut problems);
+        }
+        (a, problems)
+    }
+}

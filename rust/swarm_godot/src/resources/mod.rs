@@ -1,0 +1,6 @@
+//! Inspector-edited resources and their conversion into core configs.
+
+pub mod archetype;
+pub mod behavior_profile;
+pub mod movement_profile;
+pub mod settings;

@@ -1,0 +1,141 @@
+//! `SwarmMovementProfile`: speed, acceleration, turning and facing, as per-agent ranges.
+
+use godot::prelude::*;
+use swarm_core::{MovementProfile, OrientationMode};
+
+use crate::convert::{resource_name, Checker};
+
+/// Speed, acceleration, braking, turning and facing of an archetype. Each range is a
+/// `Vector2(min, max)`: every agent draws its own value once at spawn, from the manager's
+/// seeded random generator, so a horde does not move in lockstep.
+#[derive(GodotClass)]
+#[class(tool, init, base = Resource)]
+pub struct SwarmMovementProfile {
+    /// Top speed in metres per second (min, max).
+    #[export_group(name = "Speed")]
+    #[export(range = (0.0, 20.0, 0.01, or_greater))]
+    #[init(val = Vector2::new(3.5, 4.5))]
+    max_speed: Vector2,
+    /// Acceleration in m/s² when speeding up or turning (min, max).
+    #[export(range = (0.0, 100.0, 0.1, or_greater))]
+    #[init(val = Vector2::new(10.0, 14.0))]
+    max_acceleration: Vector2,
+    /// Deceleration in m/s² when slowing down (min, max).
+    #[export(range = (0.0, 100.0, 0.1, or_greater))]
+    #[init(val = Vector2::new(14.0, 18.0))]
+    braking_acceleration: Vector2,
+    /// Seconds over which the blended steering is smoothed (min, max); 0 reacts immediately.
+    #[export(range = (0.0, 2.0, 0.01, or_greater))]
+    #[init(val = Vector2::new(0.08, 0.15))]
+    steering_response: Vector2,
+
+    /// Fastest turn of the body, degrees per second (min, max).
+    #[export_group(name = "Turning")]
+    #[export(range = (0.0, 1440.0, 1.0, or_greater))]
+    #[init(val = Vector2::new(360.0, 540.0))]
+    max_turn_speed: Vector2,
+    /// Turn acceleration, degrees per second² (min, max).
+    #[export(range = (0.0, 10000.0, 1.0, or_greater))]
+    #[init(val = Vector2::new(2000.0, 3000.0))]
+    max_turn_acceleration: Vector2,
+
+    /// Which way the body faces: [constant FACE_VELOCITY], [constant FACE_GOAL] or
+    /// [constant FACE_GOAL_WITH_VELOCITY_BLEND].
+    #[export_group(name = "Orientation")]
+    #[export(enum = (FaceVelocity = 0, FaceGoal = 1, FaceGoalWithVelocityBlend = 2))]
+    #[init(val = 0)]
+    orientation_mode: i64,
+    /// Weight of the goal direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND].
+    #[export(range = (0.0, 10.0, 0.01))]
+    #[init(val = 1.0)]
+    goal_facing_weight: f32,
+    /// Weight of the travel direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND].
+    #[export(range = (0.0, 10.0, 0.01))]
+    #[init(val = 1.0)]
+    velocity_facing_weight: f32,
+
+    base: Base<Resource>,
+}
+
+#[godot_api]
+impl SwarmMovementProfile {
+    /// Face the direction of travel.
+    #[constant]
+    pub const FACE_VELOCITY: i64 = 0;
+    /// Face the goal (the target being chased).
+    #[constant]
+    pub const FACE_GOAL: i64 = 1;
+    /// Blend goal and travel directions by [member goal_facing_weight] and [member velocity_facing_weight].
+    #[constant]
+    pub const FACE_GOAL_WITH_VELOCITY_BLEND: i64 = 2;
+}
+
+impl SwarmMovementProfile {
+    pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> MovementProfile {
+        let d = MovementProfile::default();
+        let mut c = Checker::new(format!(
+            "{owner}: {}",
+            resource_name(&self.base().clone().upcast(), "SwarmMovementProfile")
+        ));
+        let mode = match c.i("orientation_mode", self.orientation_mode, 0, 2) {
+            1 => OrientationMode::FaceGoal,
+            2 => OrientationMode::FaceGoalWithVelocityBlend,
+            _ => OrientationMode::FaceVelocity,
+        };
+        let m = MovementProfile {
+            max_speed: c.range("max_speed", self.max_speed, 0.0, 1000.0, d.max_speed),
+            max_acceleration: c.range(
+                "max_acceleration",
+                self.max_acceleration,
+                0.0,
+                10_000.0,
+                d.max_acceleration,
+            ),
+            braking_acceleration: c.range(
+                "braking_acceleration",
+                self.braking_acceleration,
+                0.0,
+                10_000.0,
+                d.braking_acceleration,
+            ),
+            steering_response: c.range(
+                "steering_response",
+                self.steering_response,
+                0.0,
+                10.0,
+                d.steering_response,
+            ),
+            max_turn_speed: c.range(
+                "max_turn_speed",
+                self.max_turn_speed,
+                0.0,
+                100_000.0,
+                d.max_turn_speed,
+            ),
+            max_turn_acceleration: c.range(
+                "max_turn_acceleration",
+                self.max_turn_acceleration,
+                0.0,
+                1_000_000.0,
+                d.max_turn_acceleration,
+            ),
+            orientation_mode: mode,
+            goal_facing_weight: c.f(
+                "goal_facing_weight",
+                self.goal_facing_weight,
+                0.0,
+                100.0,
+                1.0,
+            ),
+            velocity_facing_weight: c.f(
+                "velocity_facing_weight",
+                self.velocity_facing_weight,
+                0.0,
+                100.0,
+                1.0,
+            ),
+        };
+        problems.append(&mut c.problems);
+        m
+    }
+}

@@ -1,0 +1,160 @@
+//! Drawing: one `MultiMeshInstance3D` per archetype with a mesh. Each physics frame the agents
+//! of an archetype are written, in parallel, straight into one packed float buffer (3x4
+//! transform rows per instance) handed over with a single `set_buffer` call.
+
+use godot::classes::multi_mesh::TransformFormat;
+use godot::classes::node::InternalMode;
+use godot::classes::{Mesh, MultiMesh, MultiMeshInstance3D};
+use godot::prelude::*;
+use rayon::prelude::*;
+use swarm_core::agents::Agents;
+
+use crate::resources::archetype::SwarmAgentArchetype;
+
+const FLOATS: usize = 12;
+const CHUNK: usize = 1024;
+
+pub struct ArchetypeVisual {
+    pub instance: Gd<MultiMeshInstance3D>,
+    pub multimesh: Gd<MultiMesh>,
+    buffer: PackedFloat32Array,
+    mesh: Gd<Mesh>,
+    /// Lifts the mesh so its lowest point stands on the ground.
+    lift: f32,
+}
+
+#[derive(Default)]
+pub struct Visuals {
+    /// By core archetype index.
+    pub per_archetype: Vec<Option<ArchetypeVisual>>,
+    order: Vec<u32>,
+    starts: Vec<usize>,
+}
+
+impl Visuals {
+    /// Creates, updates or removes the visual of archetype `index` to match its resource.
+    pub fn sync_archetype(
+        &mut self,
+        index: usize,
+        res: &Gd<SwarmAgentArchetype>,
+        parent: &mut Gd<Node3D>,
+    ) {
+        if self.per_archetype.len() <= index {
+            self.per_archetype.resize_with(index + 1, || None);
+        }
+        let (mesh, material) = {
+            let r = res.bind();
+            (r.mesh(), r.material_override())
+        };
+        let slot = &mut self.per_archetype[index];
+        match (mesh, slot.as_mut()) {
+            (None, Some(v)) => {
+                v.instance.queue_free();
+                *slot = None;
+            }
+            (None, None) => {}
+            (Some(mesh), Some(v)) => {
+                if v.mesh != mesh {
+                    v.multimesh.set_mesh(&mesh);
+                    v.lift = lift_of(&mesh);
+                    v.mesh = mesh;
+                }
+                if v.instance.get_material_override() != material {
+                    v.instance.set_material_override(material.as_ref());
+                }
+            }
+            (Some(mesh), None) => {
+                let mut mm = MultiMesh::new_gd();
+                mm.set_transform_format(TransformFormat::TRANSFORM_3D);
+                mm.set_mesh(&mesh);
+                let mut mmi = MultiMeshInstance3D::new_alloc();
+                mmi.set_name(&format!("SwarmVisual{index}"));
+                mmi.set_multimesh(&mm);
+                mmi.set_material_override(material.as_ref());
+                // Agent positions are global: draw them without the manager's transform.
+                mmi.set_as_top_level(true);
+                parent
+                    .add_child_ex(&mmi)
+                    .internal(InternalMode::FRONT)
+                    .done();
+                mmi.set_global_transform(Transform3D::IDENTITY);
+                *slot = Some(ArchetypeVisual {
+                    instance: mmi,
+                    multimesh: mm,
+                    buffer: PackedFloat32Array::new(),
+                    lift: lift_of(&mesh),
+                    mesh,
+                });
+            }
+        }
+    }
+
+    /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
+    pub fn update(&mut self, agents: &Agents) {
+        let n_arch = self.per_archetype.len();
+        if n_arch == 0 {
+            return;
+        }
+        // Counting sort of agent indices by archetype.
+        self.starts.clear();
+        self.starts.resize(n_arch + 1, 0);
+        for &a in &agents.archetype {
+            if (a as usize) < n_arch {
+                self.starts[a as usize + 1] += 1;
+            }
+        }
+        for i in 0..n_arch {
+            self.starts[i + 1] += self.starts[i];
+        }
+        self.order.resize(self.starts[n_arch], 0);
+        let mut cursor = self.starts.clone();
+        for (i, &a) in agents.archetype.iter().enumerate() {
+            if (a as usize) < n_arch {
+                self.order[cursor[a as usize]] = i as u32;
+                cursor[a as usize] += 1;
+            }
+        }
+
+        for (a, vis) in self.per_archetype.iter_mut().enumerate() {
+            let Some(v) = vis else { continue };
+            let idx = &self.order[self.starts[a]..self.starts[a + 1]];
+            let count = idx.len();
+            if v.multimesh.get_instance_count() as usize != count {
+                v.multimesh.set_instance_count(count as i32);
+            }
+            if count == 0 {
+                continue;
+            }
+            v.buffer.resize(count * FLOATS);
+            let lift = v.lift;
+            let out = v.buffer.as_mut_slice();
+            out.par_chunks_mut(CHUNK * FLOATS)
+                .zip(idx.par_chunks(CHUNK))
+                .for_each(|(out, idx)| {
+                    for (o, &i) in out.chunks_exact_mut(FLOATS).zip(idx) {
+                        write_transform(o, agents, i as usize, lift);
+                    }
+                });
+            v.multimesh.set_buffer(&v.buffer);
+        }
+    }
+}
+
+/// One instance: rotation about +Y so the mesh's -Z (Godot's forward) points along the facing,
+/// origin at the agent's feet plus the mesh lift. Row-major 3x4 as MultiMesh expects.
+#[inline]
+fn write_transform(o: &mut [f32], agents: &Agents, i: usize, lift: f32) {
+    let p = agents.pos[i];
+    let (s, c) = agents.yaw[i].sin_cos();
+    o.copy_from_slice(&[-c, 0.0, -s, p.x, 0.0, 1.0, 0.0, p.y + lift, s, 0.0, -c, p.z]);
+}
+
+fn lift_of(mesh: &Gd<Mesh>) -> f32 {
+    let aabb = mesh.get_aabb();
+    let l = -aabb.position.y;
+    if l.is_finite() {
+        l
+    } else {
+        0.0
+    }
+}
