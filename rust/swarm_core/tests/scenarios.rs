@@ -1,0 +1,232 @@
+//! Scenario tests: whole worlds stepped for hundreds of steps, asserting outcomes.
+
+use swarm_core::glam::{Vec2, Vec3};
+use swarm_core::{AgentId, Archetype, World, WorldSettings};
+
+const DT: f32 = 1.0 / 60.0;
+
+fn world(max_agents: usize, threads: usize) -> World {
+    World::new(WorldSettings { max_agents, worker_threads: threads, seed: 7, ..Default::default() })
+}
+
+fn ring(w: &mut World, arch: u16, n: usize, radius: f32) -> Vec<AgentId> {
+    (0..n)
+        .map(|i| {
+            let a = i as f32 / n as f32 * std::f32::consts::TAU;
+            w.spawn(arch, Vec3::new(a.cos() * radius, 0.0, a.sin() * radius)).unwrap()
+        })
+        .collect()
+}
+
+fn flat(v: Vec3) -> Vec2 {
+    Vec2::new(v.x, v.z)
+}
+
+/// Deepest overlap between any two agents, as a fraction of the sum of their radii.
+fn max_overlap_fraction(w: &World) -> f32 {
+    let a = w.agents();
+    let mut worst: f32 = 0.0;
+    for i in 0..a.len() {
+        for j in i + 1..a.len() {
+            let min = a.params[i].radius + a.params[j].radius;
+            let d = flat(a.pos[i]).distance(flat(a.pos[j]));
+            worst = worst.max((min - d) / min);
+        }
+    }
+    worst
+}
+
+#[test]
+fn a_ring_of_agents_converges_on_the_target_and_surrounds_it_without_deep_overlap() {
+    let mut w = world(1000, 0);
+    let arch = w.add_archetype(Archetype::default());
+    let ids = ring(&mut w, arch, 48, 30.0);
+    w.register_target(Vec3::ZERO, 1.0);
+    for _ in 0..900 {
+        w.step(DT);
+    }
+    let dists: Vec<f32> = ids.iter().map(|&id| flat(w.position(id).unwrap()).length()).collect();
+    let mean = dists.iter().sum::<f32>() / dists.len() as f32;
+    let max = dists.iter().cloned().fold(0.0, f32::max);
+    // 48 bodies of radius 0.4 need about three rings around a 1.5 m slot ring.
+    assert!(mean < 4.0, "mean distance to target {mean}");
+    assert!(max < 6.0, "farthest agent {max}");
+    let overlap = max_overlap_fraction(&w);
+    assert!(overlap < 0.25, "agents overlap by {:.0}% of their radii", overlap * 100.0);
+    // Surrounded: agents occupy every quadrant around the target.
+    let mut quadrants = [0; 4];
+    for &id in &ids {
+        let p = flat(w.position(id).unwrap());
+        quadrants[(p.x > 0.0) as usize * 2 + (p.y > 0.0) as usize] += 1;
+    }
+    assert!(quadrants.iter().all(|&q| q >= 6), "not surrounded: {quadrants:?}");
+}
+
+#[test]
+fn agents_settle_rather_than_jitter_once_they_arrived() {
+    let mut w = world(100, 0);
+    let arch = w.add_archetype(Archetype::default());
+    let ids = ring(&mut w, arch, 8, 10.0);
+    w.register_target(Vec3::ZERO, 1.0);
+    for _ in 0..900 {
+        w.step(DT);
+    }
+    // Idle motion keeps them shuffling gently, far below walking speed.
+    for &id in &ids {
+        let v = w.velocity(id).unwrap().length();
+        assert!(v < 1.5, "agent still moving at {v} m/s");
+    }
+}
+
+#[test]
+fn ids_stay_bound_to_their_agents_across_despawns_and_reuse() {
+    let mut w = world(200, 1);
+    let arch = w.add_archetype(Archetype::default());
+    let ids: Vec<AgentId> = (0..100).map(|i| w.spawn(arch, Vec3::new(i as f32 * 3.0, 0.0, 0.0)).unwrap()).collect();
+    for id in ids.iter().step_by(3) {
+        assert!(w.despawn(*id));
+        assert!(!w.despawn(*id), "second despawn of the same id must fail");
+    }
+    for (i, id) in ids.iter().enumerate() {
+        if i % 3 == 0 {
+            assert!(!w.is_alive(*id));
+            assert_eq!(w.position(*id), None);
+        } else {
+            assert_eq!(w.position(*id).unwrap().x, i as f32 * 3.0, "id {i} now names another agent");
+        }
+    }
+    // Reused slots get new generations; old ids stay stale.
+    let fresh: Vec<AgentId> = (0..34).map(|_| w.spawn(arch, Vec3::new(-5.0, 0.0, 0.0)).unwrap()).collect();
+    for id in ids.iter().step_by(3) {
+        assert!(!w.is_alive(*id));
+    }
+    assert!(fresh.iter().all(|f| w.is_alive(*f) && !ids.contains(f)));
+    assert_eq!(w.count(), 100);
+    assert_eq!(w.ids().count(), 100);
+}
+
+#[test]
+fn capacity_is_enforced_and_bad_positions_are_refused() {
+    let mut w = world(5, 1);
+    let arch = w.add_archetype(Archetype::default());
+    for _ in 0..5 {
+        w.spawn(arch, Vec3::ZERO).unwrap();
+    }
+    assert_eq!(w.spawn(arch, Vec3::ZERO), Err(swarm_core::SpawnError::Full));
+    let mut w = world(5, 1);
+    let arch = w.add_archetype(Archetype::default());
+    assert_eq!(w.spawn(arch, Vec3::new(f32::NAN, 0.0, 0.0)), Err(swarm_core::SpawnError::InvalidPosition));
+    assert_eq!(w.spawn(arch + 1, Vec3::ZERO), Err(swarm_core::SpawnError::UnknownArchetype));
+}
+
+#[test]
+fn heavier_agents_are_pushed_less() {
+    let mut w = world(10, 1);
+    let mut light = Archetype::default();
+    light.behavior.use_idle_motion = false;
+    let mut heavy = light.clone();
+    heavy.push_resistance = 9.0;
+    let (l, h) = (w.add_archetype(light), w.add_archetype(heavy));
+    let a = w.spawn(l, Vec3::new(-0.1, 0.0, 0.0)).unwrap();
+    let b = w.spawn(h, Vec3::new(0.1, 0.0, 0.0)).unwrap();
+    w.step(DT);
+    let moved_light = (w.position(a).unwrap().x + 0.1).abs();
+    let moved_heavy = (w.position(b).unwrap().x - 0.1).abs();
+    assert!(moved_light > 4.0 * moved_heavy, "light moved {moved_light}, heavy {moved_heavy}");
+}
+
+#[test]
+fn doubling_every_weight_changes_nothing() {
+    let run = |scale: f32| {
+        let mut w = world(100, 1);
+        let mut a = Archetype::default();
+        a.behavior.approach_weight *= scale;
+        a.behavior.spacing_strength *= scale;
+        a.behavior.idle_weight *= scale;
+        let arch = w.add_archetype(a);
+        ring(&mut w, arch, 30, 12.0);
+        w.register_target(Vec3::ZERO, 1.0);
+        for _ in 0..200 {
+            w.step(DT);
+        }
+        w.agents().pos.clone()
+    };
+    assert_eq!(run(1.0), run(2.0));
+}
+
+#[test]
+fn agents_pick_the_nearest_target_and_obey_a_pinned_one() {
+    let mut w = world(100, 1);
+    let arch = w.add_archetype(Archetype::default());
+    let left = w.register_target(Vec3::new(-20.0, 0.0, 0.0), 1.0);
+    let right = w.register_target(Vec3::new(20.0, 0.0, 0.0), 1.0);
+    let a = w.spawn(arch, Vec3::new(-5.0, 0.0, 0.0)).unwrap();
+    let b = w.spawn(arch, Vec3::new(5.0, 0.0, 0.0)).unwrap();
+    let pinned = w.spawn(arch, Vec3::new(-6.0, 0.0, 3.0)).unwrap();
+    assert!(w.set_agent_target(pinned, Some(right)));
+    for _ in 0..600 {
+        w.step(DT);
+    }
+    assert_eq!(w.agent_target(a), Some(left));
+    assert_eq!(w.agent_target(b), Some(right));
+    assert!(w.position(pinned).unwrap().x > 15.0, "pinned agent went to {:?}", w.position(pinned));
+    // Removing a target releases its agents, who then pick the remaining one.
+    assert!(w.unregister_target(right));
+    assert_eq!(w.agent_target(pinned), None);
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    assert_eq!(w.agent_target(b), Some(left));
+    assert_eq!(w.agent_target(pinned), Some(left));
+}
+
+#[test]
+fn priority_attracts_agents_to_a_farther_target() {
+    let mut w = world(10, 1);
+    let arch = w.add_archetype(Archetype::default());
+    let _near = w.register_target(Vec3::new(-10.0, 0.0, 0.0), 1.0);
+    let important = w.register_target(Vec3::new(15.0, 0.0, 0.0), 2.0);
+    let a = w.spawn(arch, Vec3::ZERO).unwrap();
+    w.step(DT);
+    assert_eq!(w.agent_target(a), Some(important));
+}
+
+#[test]
+fn active_target_count_caps_what_agents_chase() {
+    let mut w = World::new(WorldSettings { max_agents: 10, max_active_target_count: 1, ..Default::default() });
+    let arch = w.add_archetype(Archetype::default());
+    let near = w.register_target(Vec3::new(5.0, 0.0, 0.0), 1.0);
+    let _far = w.register_target(Vec3::new(-8.0, 0.0, 0.0), 1.0);
+    // This agent is nearer the far target, but only the one nearest the centroid is active.
+    let ids: Vec<AgentId> = [2.0, 3.0, -6.0].iter().map(|&x| w.spawn(arch, Vec3::new(x, 0.0, 0.0)).unwrap()).collect();
+    w.step(DT);
+    assert_eq!(w.stats().active_targets, 1);
+    for id in ids {
+        assert_eq!(w.agent_target(id), Some(near));
+    }
+}
+
+#[test]
+fn agents_stand_on_the_ground_plane() {
+    let mut w = World::new(WorldSettings { max_agents: 10, ground_height: 2.5, ..Default::default() });
+    let arch = w.add_archetype(Archetype::default());
+    let a = w.spawn(arch, Vec3::new(0.0, 40.0, 0.0)).unwrap();
+    assert_eq!(w.position(a).unwrap().y, 2.5);
+    w.step(DT);
+    assert_eq!(w.position(a).unwrap().y, 2.5);
+}
+
+#[test]
+fn radius_and_box_queries_find_the_right_agents() {
+    let mut w = world(100, 1);
+    let arch = w.add_archetype(Archetype::default());
+    let ids: Vec<AgentId> = (0..10).map(|i| w.spawn(arch, Vec3::new(i as f32 * 2.0, 0.0, 0.0)).unwrap()).collect();
+    let mut out = Vec::new();
+    w.agents_in_radius(Vec3::new(4.0, 0.0, 0.0), 2.5, &mut out);
+    out.sort_by_key(|a| a.slot);
+    assert_eq!(out, vec![ids[1], ids[2], ids[3]]);
+    assert!(w.any_agent_inside(Vec3::new(7.5, -1.0, -1.0), Vec3::new(7.7, 1.0, 1.0)), "body radius reaches into the box");
+    assert!(!w.any_agent_inside(Vec3::new(8.5, -1.0, -1.0), Vec3::new(9.5, 1.0, 1.0)));
+    assert!(!w.any_agent_inside(Vec3::new(0.0, 5.0, -1.0), Vec3::new(20.0, 6.0, 1.0)), "box above the agents");
+    assert!(!w.any_agent_inside(Vec3::splat(f32::NAN), Vec3::ONE));
+}
