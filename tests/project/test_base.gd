@@ -17,10 +17,13 @@ func check_eq(got: Variant, want: Variant, what: String) -> bool:
 	return check(got == want, "%s: expected %s, got %s" % [what, str(want), str(got)])
 
 
-## Waits `n` physics frames (with --fixed-fps 60 each is 1/60 s of simulated time).
+## Waits until `n` more physics ticks have fully run (with --fixed-fps 60 each is 1/60 s of
+## simulated time). SceneTree.physics_frame is emitted at the START of a tick, before the nodes'
+## _physics_process, so after the last one this also waits for the process_frame that follows.
 func physics_frames(n: int) -> void:
 	for i in n:
 		await get_tree().physics_frame
+	await get_tree().process_frame
 
 
 ## True when every component is a finite number.
