@@ -92,6 +92,10 @@ impl IdTable {
         self.free.push(id.slot);
     }
 
+    pub fn heap_bytes(&self) -> usize {
+        (self.generation.capacity() + self.dense.capacity() + self.free.capacity()) * 4
+    }
+
     /// Records that the agent in `slot` moved to `dense_index` (after a swap-remove).
     pub fn relocate(&mut self, slot: u32, dense_index: u32) {
         self.dense[slot as usize] = dense_index;

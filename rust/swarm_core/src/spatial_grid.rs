@@ -33,6 +33,10 @@ impl SpatialGrid {
         }
     }
 
+    pub fn heap_bytes(&self) -> usize {
+        (self.cell_start.capacity() + self.entries.capacity() + self.agent_cell.capacity()) * 4
+    }
+
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }
@@ -95,11 +99,12 @@ impl SpatialGrid {
         if self.dims_x == 0 {
             return;
         }
-        let lo = ((center - Vec2::splat(radius) - self.origin) * self.inv_cell).floor();
-        let hi = ((center + Vec2::splat(radius) - self.origin) * self.inv_cell).floor();
+        let lo = (center - Vec2::splat(radius) - self.origin) * self.inv_cell;
+        let hi = (center + Vec2::splat(radius) - self.origin) * self.inv_cell;
         if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.dims_x as f32 || lo.y >= self.dims_z as f32 {
             return;
         }
+        // Truncation equals floor here: negative lows clamp to 0, negative highs returned above.
         let x0 = lo.x.max(0.0) as u32;
         let z0 = lo.y.max(0.0) as u32;
         let x1 = (hi.x as u32).min(self.dims_x - 1);
@@ -132,7 +137,8 @@ impl SpatialGrid {
 
 #[inline]
 fn cell_of(origin: Vec2, inv: f32, dx: u32, dz: u32, p: Vec2) -> u32 {
-    let c = ((p - origin) * inv).floor();
+    // Positions are never below the origin (it is their minimum), so truncation is floor.
+    let c = (p - origin) * inv;
     let x = (c.x.max(0.0) as u32).min(dx - 1);
     let z = (c.y.max(0.0) as u32).min(dz - 1);
     z * dx + x

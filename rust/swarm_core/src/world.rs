@@ -419,6 +419,19 @@ impl World {
         self.stats
     }
 
+    /// Bytes held by the simulation state (agent arrays, ids, grid, scratch), by capacity.
+    pub fn state_bytes(&self) -> usize {
+        fn b<T>(v: &Vec<T>) -> usize {
+            v.capacity() * std::mem::size_of::<T>()
+        }
+        let a = &self.agents;
+        b(&a.pos) + b(&a.vel) + b(&a.yaw) + b(&a.yaw_rate) + b(&a.steer) + b(&a.archetype) + b(&a.flags) + b(&a.target)
+            + b(&a.retarget_timer) + b(&a.params) + b(&a.health) + b(&a.slot) + b(&a.seed)
+            + self.ids.heap_bytes()
+            + self.grid.heap_bytes()
+            + b(&self.next_pos) + b(&self.next_pos2) + b(&self.partials)
+    }
+
     pub fn time(&self) -> f64 {
         self.time
     }
@@ -536,10 +549,10 @@ impl World {
             });
 
         if self.settings.body_blocking && n > 1 {
-            // Positions moved up to max_speed * dt since the grid was built, and each pass moves
-            // them by at most one radius more.
-            let slack = self.max_speed * dt
-                + self.max_radius * self.settings.body_blocking_iterations as f32;
+            // Positions moved up to max_speed * dt since the grid was built (both agents of a
+            // pair may have), plus small corrections per pass. A pair missed by a pass is only
+            // corrected a step later; it is never lost.
+            let slack = 2.0 * self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
             for _ in 0..self.settings.body_blocking_iterations {
                 body_blocking::resolve_pass(
                     &self.next_pos,
