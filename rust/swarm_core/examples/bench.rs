@@ -38,7 +38,13 @@ fn horde(n: usize, threads: usize) -> World {
 fn measure(n: usize, threads: usize) -> Row {
     let mut w = horde(n, threads);
     let warmup = 20;
-    let steps = if n >= 1_000_000 { 20 } else if n >= 100_000 { 60 } else { 200 };
+    let steps = if n >= 1_000_000 {
+        20
+    } else if n >= 100_000 {
+        60
+    } else {
+        200
+    };
     let mut times = Vec::with_capacity(steps);
     let t = 0u32;
     for s in 0..warmup + steps {
@@ -54,13 +60,21 @@ fn measure(n: usize, threads: usize) -> Row {
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let p95 = times[(times.len() * 95 / 100).min(times.len() - 1)];
-    Row { agents: n, threads, median_ms: median, p95_ms: p95, ns_per_agent: median * 1e6 / n as f64, bytes_per_agent: w.state_bytes() as f64 / n as f64 }
+    Row {
+        agents: n,
+        threads,
+        median_ms: median,
+        p95_ms: p95,
+        ns_per_agent: median * 1e6 / n as f64,
+        bytes_per_agent: w.state_bytes() as f64 / n as f64,
+    }
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
-    let counts: Vec<usize> = arg("--counts").map_or(vec![10_000, 100_000], |s| s.split(',').filter_map(|c| c.trim().parse().ok()).collect());
+    let counts: Vec<usize> =
+        arg("--counts").map_or(vec![10_000, 100_000], |s| s.split(',').filter_map(|c| c.trim().parse().ok()).collect());
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
     let mut rows = Vec::new();
     for &n in &counts {
@@ -85,12 +99,21 @@ fn main() {
         let many = rows.iter().find(|r| r.agents == n && r.threads == all);
         if let (Some(a), Some(b)) = (one, many) {
             if all > 1 {
-                md += &format!("\nParallel speed-up at {n} agents ({all} threads vs 1): {:.2}x", a.median_ms / b.median_ms);
+                md += &format!(
+                    "\nParallel speed-up at {n} agents ({all} threads vs 1): {:.2}x",
+                    a.median_ms / b.median_ms
+                );
             }
         }
     }
-    if let (Some(small), Some(big)) = (rows.iter().find(|r| r.agents == 10_000 && r.threads == all), rows.iter().find(|r| r.agents == 100_000 && r.threads == all)) {
-        md += &format!("\nCost per agent, 100k vs 10k agents (all threads): {:.2}x", big.ns_per_agent / small.ns_per_agent);
+    if let (Some(small), Some(big)) = (
+        rows.iter().find(|r| r.agents == 10_000 && r.threads == all),
+        rows.iter().find(|r| r.agents == 100_000 && r.threads == all),
+    ) {
+        md += &format!(
+            "\nCost per agent, 100k vs 10k agents (all threads): {:.2}x",
+            big.ns_per_agent / small.ns_per_agent
+        );
     }
     md.push('\n');
     print!("{md}");

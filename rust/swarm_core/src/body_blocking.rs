@@ -14,8 +14,9 @@ use crate::spatial_grid::SpatialGrid;
 /// several neighbours push at once.
 const RELAXATION: f32 = 0.8;
 
-/// One blocking pass: reads `src`, writes `dst`. `grid` may be stale by up to `slack` metres
-/// (positions moved since it was built); queries are widened by that amount.
+/// One blocking pass: reads `src`, writes `dst`. `grid` must hold `src`'s positions
+/// (`refresh_positions`); its cells may be stale by up to `slack` metres, and queries are
+/// widened by that amount.
 pub fn resolve_pass(
     src: &[Vec3],
     dst: &mut [Vec3],
@@ -35,26 +36,18 @@ pub fn resolve_pass(
 }
 
 #[inline]
-fn resolve_one(
-    i: u32,
-    src: &[Vec3],
-    params: &[AgentParams],
-    grid: &SpatialGrid,
-    max_radius: f32,
-    slack: f32,
-) -> Vec3 {
+fn resolve_one(i: u32, src: &[Vec3], params: &[AgentParams], grid: &SpatialGrid, max_radius: f32, slack: f32) -> Vec3 {
     let p3 = src[i as usize];
     let p = Vec2::new(p3.x, p3.z);
     let me = params[i as usize];
     let mut corr = Vec2::ZERO;
-    grid.for_each_candidate(p, me.radius + max_radius + slack, |j| {
+    grid.for_each_candidate(p, me.radius + max_radius + slack, |j, q| {
         if j == i {
             return true;
         }
-        let q3 = src[j as usize];
-        let other = params[j as usize];
+        let other = &params[j as usize];
         let min = me.radius + other.radius;
-        let off = p - Vec2::new(q3.x, q3.z);
+        let off = p - q;
         let d2 = off.length_squared();
         if d2 >= min * min {
             return true;

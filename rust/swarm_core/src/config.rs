@@ -23,10 +23,7 @@ impl Range {
         let fix = |v: f32, f: f32| if v.is_finite() { v.clamp(lo, hi) } else { f };
         let a = fix(self.min, fallback.min);
         let b = fix(self.max, fallback.max);
-        Range {
-            min: a.min(b),
-            max: a.max(b),
-        }
+        Range { min: a.min(b), max: a.max(b) }
     }
     /// Linear interpolation at `t` in 0..1.
     pub fn at(self, t: f32) -> f32 {
@@ -92,12 +89,9 @@ impl WorldSettings {
         self.body_blocking_iterations = self.body_blocking_iterations.clamp(1, 8);
         self.ground_height = finite_clamp(self.ground_height, -1e6, 1e6, 0.0);
         self.max_active_target_count = self.max_active_target_count.clamp(1, 1024);
-        self.target_stickiness =
-            finite_clamp(self.target_stickiness, 0.1, 1.0, d.target_stickiness);
-        self.retarget_interval =
-            finite_clamp(self.retarget_interval, 0.0, 60.0, d.retarget_interval);
-        self.retarget_hysteresis =
-            finite_clamp(self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis);
+        self.target_stickiness = finite_clamp(self.target_stickiness, 0.1, 1.0, d.target_stickiness);
+        self.retarget_interval = finite_clamp(self.retarget_interval, 0.0, 60.0, d.retarget_interval);
+        self.retarget_hysteresis = finite_clamp(self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis);
         self.worker_threads = self.worker_threads.min(256);
         self
     }
@@ -152,21 +146,11 @@ impl MovementProfile {
     pub fn sanitized(mut self) -> Self {
         let d = Self::default();
         self.max_speed = self.max_speed.sanitized(0.0, 1000.0, d.max_speed);
-        self.max_acceleration = self
-            .max_acceleration
-            .sanitized(0.0, 10_000.0, d.max_acceleration);
-        self.braking_acceleration =
-            self.braking_acceleration
-                .sanitized(0.0, 10_000.0, d.braking_acceleration);
-        self.steering_response = self
-            .steering_response
-            .sanitized(0.0, 10.0, d.steering_response);
-        self.max_turn_speed = self
-            .max_turn_speed
-            .sanitized(0.0, 100_000.0, d.max_turn_speed);
-        self.max_turn_acceleration =
-            self.max_turn_acceleration
-                .sanitized(0.0, 1_000_000.0, d.max_turn_acceleration);
+        self.max_acceleration = self.max_acceleration.sanitized(0.0, 10_000.0, d.max_acceleration);
+        self.braking_acceleration = self.braking_acceleration.sanitized(0.0, 10_000.0, d.braking_acceleration);
+        self.steering_response = self.steering_response.sanitized(0.0, 10.0, d.steering_response);
+        self.max_turn_speed = self.max_turn_speed.sanitized(0.0, 100_000.0, d.max_turn_speed);
+        self.max_turn_acceleration = self.max_turn_acceleration.sanitized(0.0, 1_000_000.0, d.max_turn_acceleration);
         self.goal_facing_weight = finite_clamp(self.goal_facing_weight, 0.0, 100.0, 1.0);
         self.velocity_facing_weight = finite_clamp(self.velocity_facing_weight, 0.0, 100.0, 1.0);
         self
@@ -229,13 +213,10 @@ impl BehaviorProfile {
         let d = Self::default();
         self.approach_weight = finite_clamp(self.approach_weight, 0.0, 1000.0, d.approach_weight);
         self.surround_radius = finite_clamp(self.surround_radius, 0.0, 1000.0, d.surround_radius);
-        self.surround_near_band =
-            finite_clamp(self.surround_near_band, 0.0, 10_000.0, d.surround_near_band);
-        self.arrival_distance =
-            finite_clamp(self.arrival_distance, 0.0, 1000.0, d.arrival_distance);
+        self.surround_near_band = finite_clamp(self.surround_near_band, 0.0, 10_000.0, d.surround_near_band);
+        self.arrival_distance = finite_clamp(self.arrival_distance, 0.0, 1000.0, d.arrival_distance);
         self.trail_time = finite_clamp(self.trail_time, 0.0, 10.0, d.trail_time);
-        self.spacing_strength =
-            finite_clamp(self.spacing_strength, 0.0, 1000.0, d.spacing_strength);
+        self.spacing_strength = finite_clamp(self.spacing_strength, 0.0, 1000.0, d.spacing_strength);
         self.spacing_radius = finite_clamp(self.spacing_radius, 0.0, 100.0, d.spacing_radius);
         self.spacing_max_samples = self.spacing_max_samples.clamp(1, 64);
         self.idle_weight = finite_clamp(self.idle_weight, 0.0, 1000.0, d.idle_weight);
@@ -316,9 +297,6 @@ mod tests {
         let a = a.sanitized();
         assert!(a.agent_radius > 0.0);
         assert_eq!(a.push_resistance, 1.0);
-        assert_eq!(
-            a.behavior.spacing_radius,
-            BehaviorProfile::default().spacing_radius
-        );
+        assert_eq!(a.behavior.spacing_radius, BehaviorProfile::default().spacing_radius);
     }
 }

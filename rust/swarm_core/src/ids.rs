@@ -22,10 +22,7 @@ impl AgentId {
         if v < 0 {
             return None;
         }
-        Some(Self {
-            slot: (v & 0xffff_ffff) as u32,
-            generation: (v >> 32) as u32,
-        })
+        Some(Self { slot: (v & 0xffff_ffff) as u32, generation: (v >> 32) as u32 })
     }
 }
 
@@ -43,11 +40,7 @@ pub struct IdTable {
 
 impl IdTable {
     pub fn with_capacity(cap: usize) -> Self {
-        Self {
-            generation: Vec::with_capacity(cap),
-            dense: Vec::with_capacity(cap),
-            free: Vec::with_capacity(cap),
-        }
+        Self { generation: Vec::with_capacity(cap), dense: Vec::with_capacity(cap), free: Vec::with_capacity(cap) }
     }
 
     /// Allocates a slot for an agent that will live at `dense_index`.
@@ -61,10 +54,7 @@ impl IdTable {
             }
         };
         self.dense[slot as usize] = dense_index;
-        AgentId {
-            slot,
-            generation: self.generation[slot as usize],
-        }
+        AgentId { slot, generation: self.generation[slot as usize] }
     }
 
     /// Dense index of a live agent, `None` for a stale or unknown id.
@@ -78,10 +68,7 @@ impl IdTable {
 
     /// The id currently naming `slot` (which must be live).
     pub fn id_of_slot(&self, slot: u32) -> AgentId {
-        AgentId {
-            slot,
-            generation: self.generation[slot as usize],
-        }
+        AgentId { slot, generation: self.generation[slot as usize] }
     }
 
     /// Frees the slot; the generation bump makes every copy of `id` stale.
@@ -108,10 +95,7 @@ mod tests {
 
     #[test]
     fn packing_round_trips_and_is_non_negative() {
-        let id = AgentId {
-            slot: 123_456,
-            generation: 0x7fff_fffe,
-        };
+        let id = AgentId { slot: 123_456, generation: 0x7fff_fffe };
         let v = id.to_i64();
         assert!(v >= 0);
         assert_eq!(AgentId::from_i64(v), Some(id));

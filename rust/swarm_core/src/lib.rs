@@ -15,9 +15,7 @@ pub mod steering;
 pub mod targets;
 pub mod world;
 
-pub use config::{
-    Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings,
-};
+pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings};
 pub use glam;
 pub use ids::AgentId;
 pub use world::{SpawnError, StepStats, World};

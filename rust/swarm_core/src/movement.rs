@@ -10,11 +10,7 @@ use crate::config::OrientationMode;
 #[inline]
 pub fn accelerate(vel: Vec2, desired: Vec2, p: &AgentParams, dt: f32) -> Vec2 {
     let slowing = desired.length_squared() < vel.length_squared();
-    let limit = if slowing {
-        p.braking_acceleration
-    } else {
-        p.max_acceleration
-    } * dt;
+    let limit = if slowing { p.braking_acceleration } else { p.max_acceleration } * dt;
     vel + (desired - vel).clamp_length_max(limit)
 }
 
@@ -27,13 +23,7 @@ pub fn wrap_angle(a: f32) -> f32 {
 
 /// Facing direction the orientation mode asks for, or `None` to keep the current facing.
 #[inline]
-pub fn desired_facing(
-    mode: OrientationMode,
-    vel: Vec2,
-    goal: Vec2,
-    goal_w: f32,
-    vel_w: f32,
-) -> Option<Vec2> {
+pub fn desired_facing(mode: OrientationMode, vel: Vec2, goal: Vec2, goal_w: f32, vel_w: f32) -> Option<Vec2> {
     let moving = vel.length_squared() > 0.04;
     let vdir = vel.normalize_or_zero();
     let v = match mode {
@@ -51,9 +41,7 @@ pub fn desired_facing(
                 vdir
             }
         }
-        OrientationMode::FaceGoalWithVelocityBlend => {
-            goal * goal_w + if moving { vdir * vel_w } else { Vec2::ZERO }
-        }
+        OrientationMode::FaceGoalWithVelocityBlend => goal * goal_w + if moving { vdir * vel_w } else { Vec2::ZERO },
     };
     (v.length_squared() > 1e-8).then(|| v.normalize())
 }

@@ -19,6 +19,8 @@ pub struct SpatialGrid {
     entries: Vec<u32>,
     /// Cell of each agent, by agent index.
     agent_cell: Vec<u32>,
+    /// Ground-plane positions in `entries` order, so neighbour loops read contiguous memory.
+    sorted_xz: Vec<Vec2>,
 }
 
 const PAR_CHUNK: usize = 4096;
@@ -29,12 +31,14 @@ impl SpatialGrid {
             cell_start: Vec::with_capacity(agents * 4 + 4097),
             entries: Vec::with_capacity(agents),
             agent_cell: Vec::with_capacity(agents),
+            sorted_xz: Vec::with_capacity(agents),
             ..Default::default()
         }
     }
 
     pub fn heap_bytes(&self) -> usize {
         (self.cell_start.capacity() + self.entries.capacity() + self.agent_cell.capacity()) * 4
+            + self.sorted_xz.capacity() * 8
     }
 
     pub fn cell_size(&self) -> f32 {
@@ -62,14 +66,11 @@ impl SpatialGrid {
 
         self.agent_cell.resize(n, 0);
         let (origin, inv, dx, dz) = (self.origin, self.inv_cell, self.dims_x, self.dims_z);
-        self.agent_cell
-            .par_chunks_mut(PAR_CHUNK)
-            .zip(pos.par_chunks(PAR_CHUNK))
-            .for_each(|(out, p)| {
-                for (c, p) in out.iter_mut().zip(p) {
-                    *c = cell_of(origin, inv, dx, dz, Vec2::new(p.x, p.z));
-                }
-            });
+        self.agent_cell.par_chunks_mut(PAR_CHUNK).zip(pos.par_chunks(PAR_CHUNK)).for_each(|(out, p)| {
+            for (c, p) in out.iter_mut().zip(p) {
+                *c = cell_of(origin, inv, dx, dz, Vec2::new(p.x, p.z));
+            }
+        });
 
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
@@ -90,12 +91,26 @@ impl SpatialGrid {
             self.cell_start[c] = self.cell_start[c - 1];
         }
         self.cell_start[0] = 0;
+        self.refresh_positions(pos);
     }
 
-    /// Calls `f(j)` for every agent whose cell overlaps the square around `center` of half-size
-    /// `radius`, in deterministic order, until `f` returns `false`. The caller filters by distance.
+    /// Re-reads agent positions into the cell-ordered copy without re-sorting (cells may go
+    /// stale by the distance agents moved; callers widen their queries by that much).
+    pub fn refresh_positions(&mut self, pos: &[Vec3]) {
+        self.sorted_xz.resize(self.entries.len(), Vec2::ZERO);
+        self.sorted_xz.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
+            for (o, &i) in out.iter_mut().zip(idx) {
+                let p = pos[i as usize];
+                *o = Vec2::new(p.x, p.z);
+            }
+        });
+    }
+
+    /// Calls `f(j, position_j)` for every agent whose cell overlaps the square around `center` of
+    /// half-size `radius`, in deterministic order, until `f` returns `false`. The caller filters
+    /// by distance. Positions are those of the last rebuild or refresh.
     #[inline]
-    pub fn for_each_candidate(&self, center: Vec2, radius: f32, mut f: impl FnMut(u32) -> bool) {
+    pub fn for_each_candidate(&self, center: Vec2, radius: f32, mut f: impl FnMut(u32, Vec2) -> bool) {
         if self.dims_x == 0 {
             return;
         }
@@ -114,8 +129,8 @@ impl SpatialGrid {
             // Cells of one row are contiguous in `entries`.
             let a = self.cell_start[(row + x0) as usize] as usize;
             let b = self.cell_start[(row + x1 + 1) as usize] as usize;
-            for &j in &self.entries[a..b] {
-                if !f(j) {
+            for (&j, &q) in self.entries[a..b].iter().zip(&self.sorted_xz[a..b]) {
+                if !f(j, q) {
                     return;
                 }
             }
@@ -123,11 +138,10 @@ impl SpatialGrid {
     }
 
     /// Agents within `radius` of `center` (ground-plane distance), appended to `out`.
-    pub fn query_radius(&self, pos: &[Vec3], center: Vec2, radius: f32, out: &mut Vec<u32>) {
+    pub fn query_radius(&self, center: Vec2, radius: f32, out: &mut Vec<u32>) {
         let r2 = radius * radius;
-        self.for_each_candidate(center, radius, |j| {
-            let p = pos[j as usize];
-            if Vec2::new(p.x, p.z).distance_squared(center) <= r2 {
+        self.for_each_candidate(center, radius, |j, q| {
+            if q.distance_squared(center) <= r2 {
                 out.push(j);
             }
             true
@@ -151,18 +165,12 @@ fn bounds(pos: &[Vec3]) -> (Vec2, Vec2) {
     }
     pos.par_chunks(PAR_CHUNK)
         .map(|c| {
-            c.iter().fold(
-                (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-                |(lo, hi), p| {
-                    let q = Vec2::new(p.x, p.z);
-                    (lo.min(q), hi.max(q))
-                },
-            )
+            c.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), p| {
+                let q = Vec2::new(p.x, p.z);
+                (lo.min(q), hi.max(q))
+            })
         })
-        .reduce(
-            || (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)),
-            |a, b| (a.0.min(b.0), a.1.max(b.1)),
-        )
+        .reduce(|| (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |a, b| (a.0.min(b.0), a.1.max(b.1)))
 }
 
 #[cfg(test)]
@@ -172,9 +180,7 @@ mod tests {
 
     fn brute(pos: &[Vec3], c: Vec2, r: f32) -> Vec<u32> {
         (0..pos.len() as u32)
-            .filter(|&j| {
-                Vec2::new(pos[j as usize].x, pos[j as usize].z).distance_squared(c) <= r * r
-            })
+            .filter(|&j| Vec2::new(pos[j as usize].x, pos[j as usize].z).distance_squared(c) <= r * r)
             .collect()
     }
 
@@ -188,7 +194,7 @@ mod tests {
             let mut g = SpatialGrid::with_capacity(pos.len());
             g.rebuild(&pos, cell);
             let mut got = Vec::new();
-            g.query_radius(&pos, Vec2::new(cx, cz), r, &mut got);
+            g.query_radius(Vec2::new(cx, cz), r, &mut got);
             got.sort_unstable();
             prop_assert_eq!(got, brute(&pos, Vec2::new(cx, cz), r));
         }
@@ -201,7 +207,7 @@ mod tests {
         g.rebuild(&pos, 1.0);
         assert!(g.cell_start.len() <= 2 * 4 + 4096 + 1);
         let mut got = Vec::new();
-        g.query_radius(&pos, Vec2::new(1e5, 1e5), 1.0, &mut got);
+        g.query_radius(Vec2::new(1e5, 1e5), 1.0, &mut got);
         assert_eq!(got, vec![1]);
     }
 }

@@ -106,8 +106,7 @@ impl Targets {
             }
             self.scratch.push((score, i as u32));
         }
-        self.scratch
-            .sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        self.scratch.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         self.active.clear();
         for (rank, &(_, s)) in self.scratch.iter().enumerate() {
             let on = rank < max_active;

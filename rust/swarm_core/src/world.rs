@@ -20,9 +20,7 @@ use crate::ids::{AgentId, IdTable};
 use crate::movement::{accelerate, desired_facing, turn, yaw_of};
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
-use crate::steering::{
-    approach::approach, blend, idle::idle_wander, personal_space::personal_space,
-};
+use crate::steering::{approach::approach, blend, idle::idle_wander, personal_space::personal_space};
 use crate::targets::{choose_target, Targets, NO_TARGET};
 
 /// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
@@ -164,21 +162,9 @@ impl World {
     }
 
     fn refresh_derived(&mut self) {
-        self.max_radius = self
-            .archetypes
-            .iter()
-            .map(|a| a.config.agent_radius)
-            .fold(0.0, f32::max);
-        self.max_spacing = self
-            .archetypes
-            .iter()
-            .map(|a| a.config.behavior.spacing_radius)
-            .fold(0.0, f32::max);
-        self.max_speed = self
-            .archetypes
-            .iter()
-            .map(|a| a.config.movement.max_speed.max)
-            .fold(0.0, f32::max);
+        self.max_radius = self.archetypes.iter().map(|a| a.config.agent_radius).fold(0.0, f32::max);
+        self.max_spacing = self.archetypes.iter().map(|a| a.config.behavior.spacing_radius).fold(0.0, f32::max);
+        self.max_speed = self.archetypes.iter().map(|a| a.config.movement.max_speed.max).fold(0.0, f32::max);
     }
 
     // ----- agents -----
@@ -206,9 +192,7 @@ impl World {
             radius: a.config.agent_radius,
             push_resistance: a.config.push_resistance,
         };
-        let yaw = self
-            .rng
-            .random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        let yaw = self.rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         let seed = self.rng.random::<u32>();
         let index = self.agents.len() as u32;
         let id = self.ids.allocate(index);
@@ -284,12 +268,7 @@ impl World {
         }
         self.ensure_grid();
         let mut idx = Vec::new();
-        self.grid.query_radius(
-            &self.agents.pos,
-            Vec2::new(center.x, center.z),
-            radius,
-            &mut idx,
-        );
+        self.grid.query_radius(Vec2::new(center.x, center.z), radius, &mut idx);
         idx.sort_unstable();
         out.extend(idx.into_iter().map(|i| self.id_at(i as usize)));
     }
@@ -307,10 +286,9 @@ impl World {
         let reach = half.length() + self.max_radius;
         let mut found = false;
         let (pos, params) = (&self.agents.pos, &self.agents.params);
-        self.grid.for_each_candidate(center, reach, |j| {
+        self.grid.for_each_candidate(center, reach, |j, q| {
             let p = pos[j as usize];
             let r = params[j as usize].radius;
-            let q = Vec2::new(p.x, p.z);
             let nearest = q.clamp(lo, hi);
             if q.distance_squared(nearest) <= r * r && p.y >= min.y - r && p.y <= max.y + r {
                 found = true;
@@ -333,11 +311,7 @@ impl World {
     // ----- targets -----
 
     pub fn register_target(&mut self, position: Vec3, priority: f32) -> u32 {
-        let p = if position.is_finite() {
-            position
-        } else {
-            Vec3::ZERO
-        };
+        let p = if position.is_finite() { position } else { Vec3::ZERO };
         self.targets.register(p, priority)
     }
 
@@ -346,12 +320,7 @@ impl World {
         if !self.targets.unregister(handle) {
             return false;
         }
-        for (t, f) in self
-            .agents
-            .target
-            .iter_mut()
-            .zip(self.agents.flags.iter_mut())
-        {
+        for (t, f) in self.agents.target.iter_mut().zip(self.agents.flags.iter_mut()) {
             if *t == handle {
                 *t = NO_TARGET;
                 *f &= !FLAG_PINNED;
@@ -408,9 +377,7 @@ impl World {
 
     /// Target slot an agent currently chases.
     pub fn agent_target(&self, id: AgentId) -> Option<u32> {
-        self.ids
-            .resolve(id)
-            .and_then(|i| (self.agents.target[i] != NO_TARGET).then_some(self.agents.target[i]))
+        self.ids.resolve(id).and_then(|i| (self.agents.target[i] != NO_TARGET).then_some(self.agents.target[i]))
     }
 
     // ----- the step -----
@@ -425,11 +392,24 @@ impl World {
             v.capacity() * std::mem::size_of::<T>()
         }
         let a = &self.agents;
-        b(&a.pos) + b(&a.vel) + b(&a.yaw) + b(&a.yaw_rate) + b(&a.steer) + b(&a.archetype) + b(&a.flags) + b(&a.target)
-            + b(&a.retarget_timer) + b(&a.params) + b(&a.health) + b(&a.slot) + b(&a.seed)
+        b(&a.pos)
+            + b(&a.vel)
+            + b(&a.yaw)
+            + b(&a.yaw_rate)
+            + b(&a.steer)
+            + b(&a.archetype)
+            + b(&a.flags)
+            + b(&a.target)
+            + b(&a.retarget_timer)
+            + b(&a.params)
+            + b(&a.health)
+            + b(&a.slot)
+            + b(&a.seed)
             + self.ids.heap_bytes()
             + self.grid.heap_bytes()
-            + b(&self.next_pos) + b(&self.next_pos2) + b(&self.partials)
+            + b(&self.next_pos)
+            + b(&self.next_pos2)
+            + b(&self.partials)
     }
 
     pub fn time(&self) -> f64 {
@@ -447,20 +427,15 @@ impl World {
         let pos = &self.agents.pos;
         let partials = &mut self.partials;
         self.pool.install(|| {
-            partials
-                .par_iter_mut()
-                .zip(pos.par_chunks(CHUNK))
-                .for_each(|(out, c)| {
-                    *out = c.iter().fold(DVec3::ZERO, |s, p| s + p.as_dvec3());
-                })
+            partials.par_iter_mut().zip(pos.par_chunks(CHUNK)).for_each(|(out, c)| {
+                *out = c.iter().fold(DVec3::ZERO, |s, p| s + p.as_dvec3());
+            })
         });
         (self.partials.iter().fold(DVec3::ZERO, |s, p| s + *p) / n as f64).as_vec3()
     }
 
     fn cell_size(&self, dt: f32) -> f32 {
-        (2.0 * self.max_radius + self.max_speed * dt)
-            .max(self.max_spacing)
-            .max(0.25)
+        (2.0 * self.max_radius + self.max_speed * dt).max(self.max_spacing).max(0.25)
     }
 
     /// Advances the simulation by `dt` seconds (clamped to 0.1; non-finite or non-positive is ignored).
@@ -475,8 +450,7 @@ impl World {
 
         let centroid = self.centroid();
         let s = &self.settings;
-        self.targets
-            .select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
+        self.targets.select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
         self.stats.active_targets = self.targets.active().len();
 
         let pool = self.pool.clone();
@@ -504,14 +478,8 @@ impl World {
             grid: &self.grid,
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, flags, seeds) = (
-            &a.pos[..],
-            &a.vel[..],
-            &a.params[..],
-            &a.archetype[..],
-            &a.flags[..],
-            &a.seed[..],
-        );
+        let (pos, vel, params, arch, flags, seeds) =
+            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.flags[..], &a.seed[..]);
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.yaw.par_chunks_mut(CHUNK),
@@ -526,15 +494,7 @@ impl World {
                 let base = ci * CHUNK;
                 for k in 0..np.len() {
                     let i = base + k;
-                    let input = AgentIn {
-                        i,
-                        pos,
-                        vel,
-                        params,
-                        arch,
-                        flags,
-                        seeds,
-                    };
+                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds };
                     let mut st = AgentState {
                         yaw: yaw[k],
                         yaw_rate: yaw_rate[k],
@@ -554,6 +514,7 @@ impl World {
             // corrected a step later; it is never lost.
             let slack = 2.0 * self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
             for _ in 0..self.settings.body_blocking_iterations {
+                self.grid.refresh_positions(&self.next_pos);
                 body_blocking::resolve_pass(
                     &self.next_pos,
                     &mut self.next_pos2,
@@ -589,10 +550,7 @@ impl World {
 
 fn runtime(a: Archetype) -> ArchetypeRuntime {
     let config = a.sanitized();
-    ArchetypeRuntime {
-        weight_scale: config.behavior.weight_scale(),
-        config,
-    }
+    ArchetypeRuntime { weight_scale: config.behavior.weight_scale(), config }
 }
 
 /// Read-only inputs of the per-agent step.
@@ -647,8 +605,7 @@ impl StepCtx<'_> {
         // Target choice: pinned agents keep theirs; others re-evaluate on their cooldown or
         // as soon as their target leaves the active set.
         st.timer -= self.dt;
-        if a.flags[i] & FLAG_PINNED == 0
-            && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active))
+        if a.flags[i] & FLAG_PINNED == 0 && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active))
         {
             st.target = choose_target(self.targets, p3, st.target, self.hysteresis);
             st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
@@ -660,13 +617,8 @@ impl StepCtx<'_> {
         let mut approach_strength = 0.0;
         if b.use_approach {
             if let Some(t) = self.targets.get(st.target) {
-                let ap = approach(
-                    p,
-                    Vec2::new(t.position.x, t.position.z),
-                    Vec2::new(t.velocity.x, t.velocity.z),
-                    seed,
-                    b,
-                );
+                let ap =
+                    approach(p, Vec2::new(t.position.x, t.position.z), Vec2::new(t.velocity.x, t.velocity.z), seed, b);
                 contrib[n] = (b.approach_weight, ap.steer);
                 n += 1;
                 goal = ap.goal_dir;
@@ -674,37 +626,20 @@ impl StepCtx<'_> {
             }
         }
         if b.use_personal_space {
-            let ps = personal_space(
-                i as u32,
-                seed,
-                p,
-                b.spacing_radius,
-                b.spacing_max_samples,
-                self.grid,
-                a.pos,
-            );
+            let ps = personal_space(i as u32, seed, p, b.spacing_radius, b.spacing_max_samples, self.grid);
             contrib[n] = (b.spacing_strength, ps);
             n += 1;
         }
         if b.use_idle_motion && approach_strength < IDLE_BELOW {
             let fade = 1.0 - approach_strength / IDLE_BELOW;
-            contrib[n] = (
-                b.idle_weight,
-                idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade,
-            );
+            contrib[n] = (b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
             n += 1;
         }
         let raw = blend::blend(&contrib[..n], rt.weight_scale);
         st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
-        match desired_facing(
-            m.orientation_mode,
-            new_v,
-            goal,
-            m.goal_facing_weight,
-            m.velocity_facing_weight,
-        ) {
+        match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
             Some(f) => (st.yaw, st.yaw_rate) = turn(st.yaw, st.yaw_rate, yaw_of(f), prm, self.dt),
             None => st.yaw_rate = 0.0,
         }

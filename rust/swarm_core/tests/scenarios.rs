@@ -225,7 +225,10 @@ fn radius_and_box_queries_find_the_right_agents() {
     w.agents_in_radius(Vec3::new(4.0, 0.0, 0.0), 2.5, &mut out);
     out.sort_by_key(|a| a.slot);
     assert_eq!(out, vec![ids[1], ids[2], ids[3]]);
-    assert!(w.any_agent_inside(Vec3::new(7.5, -1.0, -1.0), Vec3::new(7.7, 1.0, 1.0)), "body radius reaches into the box");
+    assert!(
+        w.any_agent_inside(Vec3::new(7.5, -1.0, -1.0), Vec3::new(7.7, 1.0, 1.0)),
+        "body radius reaches into the box"
+    );
     assert!(!w.any_agent_inside(Vec3::new(8.5, -1.0, -1.0), Vec3::new(9.5, 1.0, 1.0)));
     assert!(!w.any_agent_inside(Vec3::new(0.0, 5.0, -1.0), Vec3::new(20.0, 6.0, 1.0)), "box above the agents");
     assert!(!w.any_agent_inside(Vec3::splat(f32::NAN), Vec3::ONE));

@@ -24,27 +24,18 @@ pub struct Checker {
 
 impl Checker {
     pub fn new(owner: String) -> Self {
-        Self {
-            owner,
-            problems: Vec::new(),
-        }
+        Self { owner, problems: Vec::new() }
     }
 
     /// `v` clamped into `lo..=hi`; NaN or infinite becomes `default`.
     pub fn f(&mut self, field: &str, v: f32, lo: f32, hi: f32, default: f32) -> f32 {
         if !v.is_finite() {
-            self.problems.push(format!(
-                "{}: {field} = {v} is not a number; using {default}",
-                self.owner
-            ));
+            self.problems.push(format!("{}: {field} = {v} is not a number; using {default}", self.owner));
             return default;
         }
         if v < lo || v > hi {
             let c = v.clamp(lo, hi);
-            self.problems.push(format!(
-                "{}: {field} = {v} is outside {lo}..{hi}; using {c}",
-                self.owner
-            ));
+            self.problems.push(format!("{}: {field} = {v} is outside {lo}..{hi}; using {c}", self.owner));
             return c;
         }
         v
@@ -53,10 +44,7 @@ impl Checker {
     pub fn i(&mut self, field: &str, v: i64, lo: i64, hi: i64) -> i64 {
         if v < lo || v > hi {
             let c = v.clamp(lo, hi);
-            self.problems.push(format!(
-                "{}: {field} = {v} is outside {lo}..{hi}; using {c}",
-                self.owner
-            ));
+            self.problems.push(format!("{}: {field} = {v} is outside {lo}..{hi}; using {c}", self.owner));
             return c;
         }
         v
@@ -67,10 +55,7 @@ impl Checker {
         let a = self.f(&format!("{field}.x (min)"), v.x, lo, hi, default.min);
         let b = self.f(&format!("{field}.y (max)"), v.y, lo, hi, default.max);
         if a > b {
-            self.problems.push(format!(
-                "{}: {field} has min {a} above max {b}; swapping them",
-                self.owner
-            ));
+            self.problems.push(format!("{}: {field} has min {a} above max {b}; swapping them", self.owner));
         }
         Range::new(a.min(b), a.max(b))
     }

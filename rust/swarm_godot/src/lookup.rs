@@ -22,7 +22,12 @@ pub fn find_manager(node: &Gd<Node>) -> Result<Gd<SwarmManager>, String> {
     let managers = tree.get_nodes_in_group(MANAGER_GROUP);
     match managers.len() {
         0 => Err("no SwarmManager in the scene: add one (or make this node a child of one)".into()),
-        1 => managers.at(0).try_cast::<SwarmManager>().map_err(|_| "the node in group 'swarm_managers' is not a SwarmManager".into()),
-        n => Err(format!("{n} SwarmManagers in the scene and none is an ancestor: make this node a child of the one it belongs to")),
+        1 => managers
+            .at(0)
+            .try_cast::<SwarmManager>()
+            .map_err(|_| "the node in group 'swarm_managers' is not a SwarmManager".into()),
+        n => Err(format!(
+            "{n} SwarmManagers in the scene and none is an ancestor: make this node a child of the one it belongs to"
+        )),
     }
 }

@@ -33,12 +33,7 @@ pub struct Visuals {
 
 impl Visuals {
     /// Creates, updates or removes the visual of archetype `index` to match its resource.
-    pub fn sync_archetype(
-        &mut self,
-        index: usize,
-        res: &Gd<SwarmAgentArchetype>,
-        parent: &mut Gd<Node3D>,
-    ) {
+    pub fn sync_archetype(&mut self, index: usize, res: &Gd<SwarmAgentArchetype>, parent: &mut Gd<Node3D>) {
         if self.per_archetype.len() <= index {
             self.per_archetype.resize_with(index + 1, || None);
         }
@@ -73,10 +68,7 @@ impl Visuals {
                 mmi.set_material_override(material.as_ref());
                 // Agent positions are global: draw them without the manager's transform.
                 mmi.set_as_top_level(true);
-                parent
-                    .add_child_ex(&mmi)
-                    .internal(InternalMode::FRONT)
-                    .done();
+                parent.add_child_ex(&mmi).internal(InternalMode::FRONT).done();
                 mmi.set_global_transform(Transform3D::IDENTITY);
                 *slot = Some(ArchetypeVisual {
                     instance: mmi,
@@ -128,13 +120,11 @@ impl Visuals {
             v.buffer.resize(count * FLOATS);
             let lift = v.lift;
             let out = v.buffer.as_mut_slice();
-            out.par_chunks_mut(CHUNK * FLOATS)
-                .zip(idx.par_chunks(CHUNK))
-                .for_each(|(out, idx)| {
-                    for (o, &i) in out.chunks_exact_mut(FLOATS).zip(idx) {
-                        write_transform(o, agents, i as usize, lift);
-                    }
-                });
+            out.par_chunks_mut(CHUNK * FLOATS).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
+                for (o, &i) in out.chunks_exact_mut(FLOATS).zip(idx) {
+                    write_transform(o, agents, i as usize, lift);
+                }
+            });
             v.multimesh.set_buffer(&v.buffer);
         }
     }

@@ -23,13 +23,7 @@ pub fn slot_angle(seed: u32) -> f32 {
     hash01(seed, 0x51_07) * std::f32::consts::TAU
 }
 
-pub fn approach(
-    pos: Vec2,
-    target_pos: Vec2,
-    target_vel: Vec2,
-    seed: u32,
-    b: &BehaviorProfile,
-) -> Approach {
+pub fn approach(pos: Vec2, target_pos: Vec2, target_vel: Vec2, seed: u32, b: &BehaviorProfile) -> Approach {
     let center = target_pos - target_vel * b.trail_time;
     let to_target = target_pos - pos;
     let goal_dir = to_target.normalize_or_zero();
@@ -48,20 +42,10 @@ pub fn approach(
     let to_slot = slot - pos;
     let ds = to_slot.length();
     if ds < 1e-5 {
-        return Approach {
-            steer: Vec2::ZERO,
-            goal_dir,
-        };
+        return Approach { steer: Vec2::ZERO, goal_dir };
     }
-    let arrive = if b.arrival_distance > 0.0 {
-        (ds / b.arrival_distance).min(1.0)
-    } else {
-        1.0
-    };
-    Approach {
-        steer: to_slot / ds * arrive,
-        goal_dir,
-    }
+    let arrive = if b.arrival_distance > 0.0 { (ds / b.arrival_distance).min(1.0) } else { 1.0 };
+    Approach { steer: to_slot / ds * arrive, goal_dir }
 }
 
 #[cfg(test)]

@@ -37,11 +37,7 @@ mod tests {
 
     #[test]
     fn doubling_every_weight_changes_nothing() {
-        let c = [
-            (2.0, Vec2::new(0.3, 0.1)),
-            (1.0, Vec2::new(-0.2, 0.4)),
-            (0.5, Vec2::new(0.1, -0.1)),
-        ];
+        let c = [(2.0, Vec2::new(0.3, 0.1)), (1.0, Vec2::new(-0.2, 0.4)), (0.5, Vec2::new(0.1, -0.1))];
         let doubled: Vec<(f32, Vec2)> = c.iter().map(|&(w, v)| (w * 2.0, v)).collect();
         let a = blend(&c, 2.0);
         let b = blend(&doubled, 4.0);

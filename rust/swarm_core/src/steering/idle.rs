@@ -12,8 +12,7 @@ pub fn idle_wander(seed: u32, time: f64, period: f32, strength: f32) -> Vec2 {
     let f = (t - k) as f32;
     let a0 = hash01(seed, k as u32) * std::f32::consts::TAU;
     let a1 = hash01(seed, k as u32 + 1) * std::f32::consts::TAU;
-    let v =
-        Vec2::new(a0.cos(), a0.sin()).lerp(Vec2::new(a1.cos(), a1.sin()), f * f * (3.0 - 2.0 * f));
+    let v = Vec2::new(a0.cos(), a0.sin()).lerp(Vec2::new(a1.cos(), a1.sin()), f * f * (3.0 - 2.0 * f));
     v.normalize_or_zero() * strength
 }
 

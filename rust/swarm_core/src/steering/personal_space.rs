@@ -1,33 +1,24 @@
 //! Personal Space: push away from neighbours inside the spacing radius, strongest when
 //! touching, up to a sample cap. Coincident agents separate along a per-pair hash direction.
 
-use glam::{Vec2, Vec3};
+use glam::Vec2;
 
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
 
 #[inline]
-pub fn personal_space(
-    i: u32,
-    seed: u32,
-    p: Vec2,
-    radius: f32,
-    max_samples: u32,
-    grid: &SpatialGrid,
-    pos: &[Vec3],
-) -> Vec2 {
+pub fn personal_space(i: u32, seed: u32, p: Vec2, radius: f32, max_samples: u32, grid: &SpatialGrid) -> Vec2 {
     if radius <= 0.0 {
         return Vec2::ZERO;
     }
     let r2 = radius * radius;
     let mut acc = Vec2::ZERO;
     let mut samples = 0u32;
-    grid.for_each_candidate(p, radius, |j| {
+    grid.for_each_candidate(p, radius, |j, q| {
         if j == i {
             return true;
         }
-        let q = pos[j as usize];
-        let off = p - Vec2::new(q.x, q.z);
+        let off = p - q;
         let d2 = off.length_squared();
         if d2 >= r2 {
             return true;

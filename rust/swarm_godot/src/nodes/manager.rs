@@ -119,16 +119,9 @@ impl SwarmManager {
     /// or [member SwarmSettings.max_agents] is reached. The id stays valid until the agent is
     /// despawned.
     #[func]
-    fn spawn_agent(
-        &mut self,
-        archetype: Option<Gd<SwarmAgentArchetype>>,
-        position: Vector3,
-    ) -> i64 {
+    fn spawn_agent(&mut self, archetype: Option<Gd<SwarmAgentArchetype>>, position: Vector3) -> i64 {
         let Some(archetype) = archetype else {
-            self.error(
-                "spawn_agent",
-                "archetype is null; pass a SwarmAgentArchetype resource",
-            );
+            self.error("spawn_agent", "archetype is null; pass a SwarmAgentArchetype resource");
             return -1;
         };
         let index = self.archetype_index(&archetype);
@@ -148,10 +141,7 @@ impl SwarmManager {
                 -1
             }
             Err(SpawnError::InvalidPosition) => {
-                self.error(
-                    "spawn_agent",
-                    format!("position {position} is not finite; agent not spawned"),
-                );
+                self.error("spawn_agent", format!("position {position} is not finite; agent not spawned"));
                 -1
             }
             Err(SpawnError::UnknownArchetype) => {
@@ -164,8 +154,7 @@ impl SwarmManager {
     /// Removes an agent. Returns false (with an error) for a stale or unknown id.
     #[func]
     fn despawn_agent(&mut self, id: i64) -> bool {
-        let ok = AgentId::from_i64(id)
-            .is_some_and(|a| self.world.as_mut().is_some_and(|w| w.despawn(a)));
+        let ok = AgentId::from_i64(id).is_some_and(|a| self.world.as_mut().is_some_and(|w| w.despawn(a)));
         if ok {
             self.signals().agent_despawned().emit(id);
         } else {
@@ -198,10 +187,7 @@ impl SwarmManager {
     /// Global position of an agent's feet; [constant Vector3.ZERO] with an error for a stale id.
     #[func]
     fn get_agent_position(&self, id: i64) -> Vector3 {
-        match self
-            .resolve(id)
-            .and_then(|a| self.world.as_ref()?.position(a))
-        {
+        match self.resolve(id).and_then(|a| self.world.as_ref()?.position(a)) {
             Some(p) => to_vector3(p),
             None => {
                 self.stale("get_agent_position", id);
@@ -213,10 +199,7 @@ impl SwarmManager {
     /// Velocity of an agent in m/s; [constant Vector3.ZERO] with an error for a stale id.
     #[func]
     fn get_agent_velocity(&self, id: i64) -> Vector3 {
-        match self
-            .resolve(id)
-            .and_then(|a| self.world.as_ref()?.velocity(a))
-        {
+        match self.resolve(id).and_then(|a| self.world.as_ref()?.velocity(a)) {
             Some(v) => to_vector3(v),
             None => {
                 self.stale("get_agent_velocity", id);
@@ -262,9 +245,7 @@ impl SwarmManager {
             return false;
         }
         let (min, max) = (to_vec3(a.position), to_vec3(a.position + a.size));
-        self.world
-            .as_mut()
-            .is_some_and(|w| w.any_agent_inside(min, max))
+        self.world.as_mut().is_some_and(|w| w.any_agent_inside(min, max))
     }
 
     /// Makes an agent chase [param target] until it is despawned or the target leaves the tree.
@@ -303,10 +284,7 @@ impl SwarmManager {
             return None;
         };
         let h = self.world.as_ref()?.agent_target(agent)?;
-        self.targets
-            .iter()
-            .find(|e| e.handle == h)
-            .map(|e| e.node.clone())
+        self.targets.iter().find(|e| e.handle == h).map(|e| e.node.clone())
     }
 
     /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `active_targets`,
@@ -342,25 +320,17 @@ impl SwarmManager {
     ) -> Option<Gd<godot::classes::MultiMesh>> {
         let archetype = archetype?;
         let i = self.archetypes.iter().position(|e| e.res == archetype)?;
-        self.visuals
-            .per_archetype
-            .get(i)?
-            .as_ref()
-            .map(|v| v.multimesh.clone())
+        self.visuals.per_archetype.get(i)?.as_ref().map(|v| v.multimesh.clone())
     }
 
     #[func]
     fn _monitor_step_ms(&self) -> f64 {
-        self.world
-            .as_ref()
-            .map_or(0.0, |w| w.stats().step_ms as f64)
+        self.world.as_ref().map_or(0.0, |w| w.stats().step_ms as f64)
     }
 
     #[func]
     fn _monitor_active_targets(&self) -> i64 {
-        self.world
-            .as_ref()
-            .map_or(0, |w| w.stats().active_targets as i64)
+        self.world.as_ref().map_or(0, |w| w.stats().active_targets as i64)
     }
 }
 
@@ -374,7 +344,10 @@ impl SwarmManager {
     }
 
     fn stale(&self, method: &str, id: i64) {
-        self.error(method, format!("agent id {id} is stale or unknown (the agent was despawned, or the id never existed)"));
+        self.error(
+            method,
+            format!("agent id {id} is stale or unknown (the agent was despawned, or the id never existed)"),
+        );
     }
 
     fn resolve(&self, id: i64) -> Option<AgentId> {
@@ -396,9 +369,7 @@ impl SwarmManager {
         let seed = self.random_seed as u64;
         let ground = self.ground_height();
         match &self.settings {
-            Some(s) => s
-                .bind()
-                .to_core(seed, self.max_active_target_count, ground, &self.label()),
+            Some(s) => s.bind().to_core(seed, self.max_active_target_count, ground, &self.label()),
             None => (
                 WorldSettings {
                     seed,
@@ -471,13 +442,9 @@ impl SwarmManager {
             godot_warn!("{label}: archetype {} has no mesh: its agents are simulated but not drawn. Set SwarmAgentArchetype.mesh", res.bind().display_name());
         }
         let index = self.world_mut().add_archetype(core.clone());
-        self.archetypes.push(ArchetypeEntry {
-            res: res.clone(),
-            core,
-        });
+        self.archetypes.push(ArchetypeEntry { res: res.clone(), core });
         let mut parent = self.to_gd().upcast::<Node3D>();
-        self.visuals
-            .sync_archetype(index as usize, res, &mut parent);
+        self.visuals.sync_archetype(index as usize, res, &mut parent);
         index
     }
 
@@ -546,12 +513,7 @@ impl SwarmManager {
         for (t, pos, priority, enabled) in fresh {
             let handle = w.register_target(pos, priority);
             w.set_target_enabled(handle, enabled);
-            self.targets.push(TargetEntry {
-                id: t.instance_id(),
-                node: t,
-                handle,
-                seen: true,
-            });
+            self.targets.push(TargetEntry { id: t.instance_id(), node: t, handle, seen: true });
         }
     }
 
@@ -560,10 +522,7 @@ impl SwarmManager {
         [
             (format!("Swarm/{n} agents"), "get_agent_count"),
             (format!("Swarm/{n} step ms"), "_monitor_step_ms"),
-            (
-                format!("Swarm/{n} active targets"),
-                "_monitor_active_targets",
-            ),
+            (format!("Swarm/{n} active targets"), "_monitor_active_targets"),
         ]
     }
 

@@ -44,9 +44,7 @@ impl INode3D for SwarmTarget {
     fn get_configuration_warnings(&self) -> PackedStringArray {
         let mut w = PackedStringArray::new();
         if let Err(e) = find_manager(&self.base().clone().upcast()) {
-            w.push(&format!(
-                "This SwarmTarget has no manager to register with: {e}."
-            ));
+            w.push(&format!("This SwarmTarget has no manager to register with: {e}."));
         }
         w
     }

@@ -67,20 +67,8 @@ impl SwarmAgentArchetype {
         let d = Archetype::default();
         let mut c = Checker::new(format!("{owner}: {}", self.display_name()));
         let mut a = Archetype {
-            agent_radius: c.f(
-                "agent_radius",
-                self.agent_radius,
-                0.01,
-                50.0,
-                d.agent_radius,
-            ),
-            push_resistance: c.f(
-                "push_resistance",
-                self.push_resistance,
-                0.01,
-                1000.0,
-                d.push_resistance,
-            ),
+            agent_radius: c.f("agent_radius", self.agent_radius, 0.01, 50.0, d.agent_radius),
+            push_resistance: c.f("push_resistance", self.push_resistance, 0.01, 1000.0, d.push_resistance),
             max_health: c.f("max_health", self.max_health, 0.001, 1e9, d.max_health),
             ..Archetype::default()
         };

@@ -82,66 +82,22 @@ pub struct SwarmBehaviorProfile {
 impl SwarmBehaviorProfile {
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> BehaviorProfile {
         let d = BehaviorProfile::default();
-        let mut c = Checker::new(format!(
-            "{owner}: {}",
-            resource_name(&self.base().clone().upcast(), "SwarmBehaviorProfile")
-        ));
+        let mut c =
+            Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmBehaviorProfile")));
         let b = BehaviorProfile {
             use_approach: self.use_approach,
-            approach_weight: c.f(
-                "approach_weight",
-                self.approach_weight,
-                0.0,
-                1000.0,
-                d.approach_weight,
-            ),
-            surround_radius: c.f(
-                "surround_radius",
-                self.surround_radius,
-                0.0,
-                1000.0,
-                d.surround_radius,
-            ),
-            surround_near_band: c.f(
-                "surround_near_band",
-                self.surround_near_band,
-                0.0,
-                10_000.0,
-                d.surround_near_band,
-            ),
-            arrival_distance: c.f(
-                "arrival_distance",
-                self.arrival_distance,
-                0.0,
-                1000.0,
-                d.arrival_distance,
-            ),
+            approach_weight: c.f("approach_weight", self.approach_weight, 0.0, 1000.0, d.approach_weight),
+            surround_radius: c.f("surround_radius", self.surround_radius, 0.0, 1000.0, d.surround_radius),
+            surround_near_band: c.f("surround_near_band", self.surround_near_band, 0.0, 10_000.0, d.surround_near_band),
+            arrival_distance: c.f("arrival_distance", self.arrival_distance, 0.0, 1000.0, d.arrival_distance),
             trail_time: c.f("trail_time", self.trail_time, 0.0, 10.0, d.trail_time),
             use_personal_space: self.use_personal_space,
-            spacing_strength: c.f(
-                "spacing_strength",
-                self.spacing_strength,
-                0.0,
-                1000.0,
-                d.spacing_strength,
-            ),
-            spacing_radius: c.f(
-                "spacing_radius",
-                self.spacing_radius,
-                0.0,
-                100.0,
-                d.spacing_radius,
-            ),
+            spacing_strength: c.f("spacing_strength", self.spacing_strength, 0.0, 1000.0, d.spacing_strength),
+            spacing_radius: c.f("spacing_radius", self.spacing_radius, 0.0, 100.0, d.spacing_radius),
             spacing_max_samples: c.i("spacing_max_samples", self.spacing_max_samples, 1, 64) as u32,
             use_idle_motion: self.use_idle_motion,
             idle_weight: c.f("idle_weight", self.idle_weight, 0.0, 1000.0, d.idle_weight),
-            idle_strength: c.f(
-                "idle_strength",
-                self.idle_strength,
-                0.0,
-                1.0,
-                d.idle_strength,
-            ),
+            idle_strength: c.f("idle_strength", self.idle_strength, 0.0, 1.0, d.idle_strength),
             idle_period: c.f("idle_period", self.idle_period, 0.05, 60.0, d.idle_period),
         };
         problems.append(&mut c.problems);

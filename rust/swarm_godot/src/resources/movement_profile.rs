@@ -73,10 +73,8 @@ impl SwarmMovementProfile {
 impl SwarmMovementProfile {
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> MovementProfile {
         let d = MovementProfile::default();
-        let mut c = Checker::new(format!(
-            "{owner}: {}",
-            resource_name(&self.base().clone().upcast(), "SwarmMovementProfile")
-        ));
+        let mut c =
+            Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmMovementProfile")));
         let mode = match c.i("orientation_mode", self.orientation_mode, 0, 2) {
             1 => OrientationMode::FaceGoal,
             2 => OrientationMode::FaceGoalWithVelocityBlend,
@@ -84,13 +82,7 @@ impl SwarmMovementProfile {
         };
         let m = MovementProfile {
             max_speed: c.range("max_speed", self.max_speed, 0.0, 1000.0, d.max_speed),
-            max_acceleration: c.range(
-                "max_acceleration",
-                self.max_acceleration,
-                0.0,
-                10_000.0,
-                d.max_acceleration,
-            ),
+            max_acceleration: c.range("max_acceleration", self.max_acceleration, 0.0, 10_000.0, d.max_acceleration),
             braking_acceleration: c.range(
                 "braking_acceleration",
                 self.braking_acceleration,
@@ -98,20 +90,8 @@ impl SwarmMovementProfile {
                 10_000.0,
                 d.braking_acceleration,
             ),
-            steering_response: c.range(
-                "steering_response",
-                self.steering_response,
-                0.0,
-                10.0,
-                d.steering_response,
-            ),
-            max_turn_speed: c.range(
-                "max_turn_speed",
-                self.max_turn_speed,
-                0.0,
-                100_000.0,
-                d.max_turn_speed,
-            ),
+            steering_response: c.range("steering_response", self.steering_response, 0.0, 10.0, d.steering_response),
+            max_turn_speed: c.range("max_turn_speed", self.max_turn_speed, 0.0, 100_000.0, d.max_turn_speed),
             max_turn_acceleration: c.range(
                 "max_turn_acceleration",
                 self.max_turn_acceleration,
@@ -120,20 +100,8 @@ impl SwarmMovementProfile {
                 d.max_turn_acceleration,
             ),
             orientation_mode: mode,
-            goal_facing_weight: c.f(
-                "goal_facing_weight",
-                self.goal_facing_weight,
-                0.0,
-                100.0,
-                1.0,
-            ),
-            velocity_facing_weight: c.f(
-                "velocity_facing_weight",
-                self.velocity_facing_weight,
-                0.0,
-                100.0,
-                1.0,
-            ),
+            goal_facing_weight: c.f("goal_facing_weight", self.goal_facing_weight, 0.0, 100.0, 1.0),
+            velocity_facing_weight: c.f("velocity_facing_weight", self.velocity_facing_weight, 0.0, 100.0, 1.0),
         };
         problems.append(&mut c.problems);
         m

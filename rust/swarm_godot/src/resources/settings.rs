@@ -64,42 +64,16 @@ impl SwarmSettings {
         owner: &str,
     ) -> (WorldSettings, Vec<String>) {
         let d = WorldSettings::default();
-        let mut c = Checker::new(format!(
-            "{owner}: {}",
-            resource_name(&self.base().clone().upcast(), "SwarmSettings")
-        ));
+        let mut c = Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmSettings")));
         let s = WorldSettings {
             max_agents: c.i("max_agents", self.max_agents, 1, 4_000_000) as usize,
             body_blocking: self.body_blocking,
-            body_blocking_iterations: c.i(
-                "body_blocking_iterations",
-                self.body_blocking_iterations,
-                1,
-                8,
-            ) as u32,
+            body_blocking_iterations: c.i("body_blocking_iterations", self.body_blocking_iterations, 1, 8) as u32,
             ground_height: ground,
             max_active_target_count: max_active_targets.clamp(1, 1024) as usize,
-            target_stickiness: c.f(
-                "target_stickiness",
-                self.target_stickiness,
-                0.1,
-                1.0,
-                d.target_stickiness,
-            ),
-            retarget_interval: c.f(
-                "retarget_interval",
-                self.retarget_interval,
-                0.0,
-                60.0,
-                d.retarget_interval,
-            ),
-            retarget_hysteresis: c.f(
-                "retarget_hysteresis",
-                self.retarget_hysteresis,
-                0.0,
-                0.9,
-                d.retarget_hysteresis,
-            ),
+            target_stickiness: c.f("target_stickiness", self.target_stickiness, 0.1, 1.0, d.target_stickiness),
+            retarget_interval: c.f("retarget_interval", self.retarget_interval, 0.0, 60.0, d.retarget_interval),
+            retarget_hysteresis: c.f("retarget_hysteresis", self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis),
             worker_threads: c.i("worker_threads", self.worker_threads, 0, 256) as usize,
             seed,
         };
