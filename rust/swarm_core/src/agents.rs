@@ -28,9 +28,12 @@ pub const FLAG_PINNED: u8 = 1;
 pub struct Agents {
     pub pos: Vec<Vec3>,
     pub vel: Vec<Vec3>,
-    /// Facing angle about +Y; facing direction is `(sin yaw, 0, cos yaw)`.
-    pub yaw: Vec<f32>,
+    /// Unit facing direction on the ground plane, `(x, z)`.
+    pub facing: Vec<Vec2>,
+    /// Signed turn rate, radians per second.
     pub yaw_rate: Vec<f32>,
+    /// Unit direction of the agent's fixed slot around its target (from its seed).
+    pub slot_dir: Vec<Vec2>,
     /// Smoothed steering on the ground plane (unit disk).
     pub steer: Vec<Vec2>,
     pub archetype: Vec<u16>,
@@ -49,7 +52,8 @@ pub struct Agents {
 /// What a new agent starts with.
 pub struct NewAgent {
     pub pos: Vec3,
-    pub yaw: f32,
+    pub facing: Vec2,
+    pub slot_dir: Vec2,
     pub archetype: u16,
     pub params: AgentParams,
     pub health: f32,
@@ -63,8 +67,9 @@ impl Agents {
         Self {
             pos: Vec::with_capacity(cap),
             vel: Vec::with_capacity(cap),
-            yaw: Vec::with_capacity(cap),
+            facing: Vec::with_capacity(cap),
             yaw_rate: Vec::with_capacity(cap),
+            slot_dir: Vec::with_capacity(cap),
             steer: Vec::with_capacity(cap),
             archetype: Vec::with_capacity(cap),
             flags: Vec::with_capacity(cap),
@@ -89,8 +94,9 @@ impl Agents {
     pub fn push(&mut self, a: NewAgent) -> usize {
         self.pos.push(a.pos);
         self.vel.push(Vec3::ZERO);
-        self.yaw.push(a.yaw);
+        self.facing.push(a.facing);
         self.yaw_rate.push(0.0);
+        self.slot_dir.push(a.slot_dir);
         self.steer.push(Vec2::ZERO);
         self.archetype.push(a.archetype);
         self.flags.push(0);
@@ -109,8 +115,9 @@ impl Agents {
         let last = self.len() - 1;
         self.pos.swap_remove(i);
         self.vel.swap_remove(i);
-        self.yaw.swap_remove(i);
+        self.facing.swap_remove(i);
         self.yaw_rate.swap_remove(i);
+        self.slot_dir.swap_remove(i);
         self.steer.swap_remove(i);
         self.archetype.swap_remove(i);
         self.flags.swap_remove(i);
@@ -125,8 +132,8 @@ impl Agents {
 
     /// Bytes of simulation state per agent in this storage (for the benchmark's memory column).
     pub const BYTES_PER_AGENT: usize = std::mem::size_of::<Vec3>() * 2
-        + std::mem::size_of::<f32>() * 4
-        + std::mem::size_of::<Vec2>()
+        + std::mem::size_of::<f32>() * 3
+        + std::mem::size_of::<Vec2>() * 3
         + std::mem::size_of::<u16>()
         + std::mem::size_of::<u8>()
         + std::mem::size_of::<u32>() * 3

@@ -1,6 +1,10 @@
 //! Stateless integer hashing for per-agent variety that must not depend on thread count or
 //! step order: slot angles, wander directions, tie-breaking directions.
 
+use std::sync::LazyLock;
+
+use glam::Vec2;
+
 /// A well-mixed 32-bit hash of two words (a murmur3-style finaliser).
 #[inline]
 pub fn hash2(a: u32, b: u32) -> u32 {
@@ -16,6 +20,19 @@ pub fn hash2(a: u32, b: u32) -> u32 {
 #[inline]
 pub fn hash01(a: u32, b: u32) -> f32 {
     (hash2(a, b) >> 8) as f32 * (1.0 / 16_777_216.0)
+}
+
+/// A unit direction on the ground plane chosen by `hash2(a, b)` from a table of 256 evenly spaced
+/// directions (no trigonometry per call).
+#[inline]
+pub fn hash_dir(a: u32, b: u32) -> Vec2 {
+    static DIRS: LazyLock<[Vec2; 256]> = LazyLock::new(|| {
+        std::array::from_fn(|k| {
+            let t = k as f32 / 256.0 * std::f32::consts::TAU;
+            Vec2::new(t.cos(), t.sin())
+        })
+    });
+    DIRS[(hash2(a, b) >> 24) as usize]
 }
 
 #[cfg(test)]

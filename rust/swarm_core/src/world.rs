@@ -17,7 +17,7 @@ use crate::agents::{AgentParams, Agents, NewAgent, FLAG_PINNED};
 use crate::body_blocking;
 use crate::config::{Archetype, WorldSettings};
 use crate::ids::{AgentId, IdTable};
-use crate::movement::{accelerate, desired_facing, turn, yaw_of};
+use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{approach::approach, blend, idle::idle_wander, personal_space::personal_space};
@@ -193,12 +193,14 @@ impl World {
             push_resistance: a.config.push_resistance,
         };
         let yaw = self.rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        let facing = Vec2::new(yaw.sin(), yaw.cos());
         let seed = self.rng.random::<u32>();
         let index = self.agents.len() as u32;
         let id = self.ids.allocate(index);
         self.agents.push(NewAgent {
             pos: Vec3::new(position.x, self.settings.ground_height, position.z),
-            yaw,
+            facing,
+            slot_dir: crate::steering::approach::slot_dir(seed),
             archetype,
             params,
             health: a.config.max_health,
@@ -394,8 +396,9 @@ impl World {
         let a = &self.agents;
         b(&a.pos)
             + b(&a.vel)
-            + b(&a.yaw)
+            + b(&a.facing)
             + b(&a.yaw_rate)
+            + b(&a.slot_dir)
             + b(&a.steer)
             + b(&a.archetype)
             + b(&a.flags)
@@ -478,11 +481,11 @@ impl World {
             grid: &self.grid,
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, flags, seeds) =
-            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.flags[..], &a.seed[..]);
+        let (pos, vel, params, arch, flags, seeds, slots) =
+            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.flags[..], &a.seed[..], &a.slot_dir[..]);
         (
             self.next_pos.par_chunks_mut(CHUNK),
-            a.yaw.par_chunks_mut(CHUNK),
+            a.facing.par_chunks_mut(CHUNK),
             a.yaw_rate.par_chunks_mut(CHUNK),
             a.steer.par_chunks_mut(CHUNK),
             a.target.par_chunks_mut(CHUNK),
@@ -490,21 +493,21 @@ impl World {
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(ci, (np, yaw, yaw_rate, steer, target, timer))| {
+            .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer))| {
                 let base = ci * CHUNK;
                 for k in 0..np.len() {
                     let i = base + k;
-                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds };
+                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds, slots };
                     let mut st = AgentState {
-                        yaw: yaw[k],
+                        facing: facing[k],
                         yaw_rate: yaw_rate[k],
                         steer: steer[k],
                         target: target[k],
                         timer: timer[k],
                     };
                     np[k] = ctx.agent_step(&input, &mut st);
-                    (yaw[k], yaw_rate[k], steer[k], target[k], timer[k]) =
-                        (st.yaw, st.yaw_rate, st.steer, st.target, st.timer);
+                    (facing[k], yaw_rate[k], steer[k], target[k], timer[k]) =
+                        (st.facing, st.yaw_rate, st.steer, st.target, st.timer);
                 }
             });
 
@@ -575,11 +578,12 @@ struct AgentIn<'a> {
     arch: &'a [u16],
     flags: &'a [u8],
     seeds: &'a [u32],
+    slots: &'a [Vec2],
 }
 
 /// Per-agent fields the step reads and writes in place (only this agent reads them).
 struct AgentState {
-    yaw: f32,
+    facing: Vec2,
     yaw_rate: f32,
     steer: Vec2,
     target: u32,
@@ -617,8 +621,13 @@ impl StepCtx<'_> {
         let mut approach_strength = 0.0;
         if b.use_approach {
             if let Some(t) = self.targets.get(st.target) {
-                let ap =
-                    approach(p, Vec2::new(t.position.x, t.position.z), Vec2::new(t.velocity.x, t.velocity.z), seed, b);
+                let ap = approach(
+                    p,
+                    Vec2::new(t.position.x, t.position.z),
+                    Vec2::new(t.velocity.x, t.velocity.z),
+                    a.slots[i],
+                    b,
+                );
                 contrib[n] = (b.approach_weight, ap.steer);
                 n += 1;
                 goal = ap.goal_dir;
@@ -640,7 +649,7 @@ impl StepCtx<'_> {
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
         match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
-            Some(f) => (st.yaw, st.yaw_rate) = turn(st.yaw, st.yaw_rate, yaw_of(f), prm, self.dt),
+            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, self.dt),
             None => st.yaw_rate = 0.0,
         }
         let np = p + new_v * self.dt;

@@ -5,7 +5,7 @@ use proptest::prelude::*;
 use swarm_core::glam::Vec3;
 use swarm_core::{Archetype, World, WorldSettings};
 
-fn run(threads: usize, n: usize, steps: usize) -> (Vec<Vec3>, Vec<Vec3>, Vec<f32>) {
+fn run(threads: usize, n: usize, steps: usize) -> (Vec<Vec3>, Vec<Vec3>, Vec<swarm_core::glam::Vec2>) {
     let mut w = World::new(WorldSettings { max_agents: n, worker_threads: threads, seed: 99, ..Default::default() });
     let a = w.add_archetype(Archetype::default());
     let mut b = Archetype::default();
@@ -29,7 +29,7 @@ fn run(threads: usize, n: usize, steps: usize) -> (Vec<Vec3>, Vec<Vec3>, Vec<f32
         w.step(1.0 / 60.0);
     }
     let ag = w.agents();
-    (ag.pos.clone(), ag.vel.clone(), ag.yaw.clone())
+    (ag.pos.clone(), ag.vel.clone(), ag.facing.clone())
 }
 
 #[test]
@@ -72,7 +72,7 @@ proptest! {
         for v in &w.agents().vel {
             prop_assert!(v.is_finite());
         }
-        for y in &w.agents().yaw {
+        for y in &w.agents().facing {
             prop_assert!(y.is_finite());
         }
     }

@@ -135,7 +135,9 @@ impl Visuals {
 #[inline]
 fn write_transform(o: &mut [f32], agents: &Agents, i: usize, lift: f32) {
     let p = agents.pos[i];
-    let (s, c) = agents.yaw[i].sin_cos();
+    // facing = (sin yaw, cos yaw)
+    let f = agents.facing[i];
+    let (s, c) = (f.x, f.y);
     o.copy_from_slice(&[-c, 0.0, -s, p.x, 0.0, 1.0, 0.0, p.y + lift, s, 0.0, -c, p.z]);
 }
 

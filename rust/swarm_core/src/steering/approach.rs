@@ -17,18 +17,16 @@ pub struct Approach {
     pub goal_dir: Vec2,
 }
 
-/// The agent's fixed slot angle (radians).
-#[inline]
-pub fn slot_angle(seed: u32) -> f32 {
-    hash01(seed, 0x51_07) * std::f32::consts::TAU
+/// Unit direction of an agent's fixed slot, from its seed (computed once, at spawn).
+pub fn slot_dir(seed: u32) -> Vec2 {
+    let a = hash01(seed, 0x51_07) * std::f32::consts::TAU;
+    Vec2::new(a.cos(), a.sin())
 }
 
-pub fn approach(pos: Vec2, target_pos: Vec2, target_vel: Vec2, seed: u32, b: &BehaviorProfile) -> Approach {
+pub fn approach(pos: Vec2, target_pos: Vec2, target_vel: Vec2, fixed_dir: Vec2, b: &BehaviorProfile) -> Approach {
     let center = target_pos - target_vel * b.trail_time;
     let to_target = target_pos - pos;
     let goal_dir = to_target.normalize_or_zero();
-    let (s, c) = slot_angle(seed).sin_cos();
-    let fixed_dir = Vec2::new(c, s);
     let from_center = pos - center;
     let d = from_center.length();
     let slot_dir = if d > b.surround_near_band || d < 1e-4 {
@@ -55,7 +53,7 @@ mod tests {
     #[test]
     fn far_agents_head_to_the_target_at_full_strength() {
         let b = BehaviorProfile::default();
-        let a = approach(Vec2::new(-100.0, 0.0), Vec2::ZERO, Vec2::ZERO, 3, &b);
+        let a = approach(Vec2::new(-100.0, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(3), &b);
         assert!((a.steer.length() - 1.0).abs() < 1e-5);
         assert!(a.steer.x > 0.99);
     }
@@ -65,7 +63,7 @@ mod tests {
         let b = BehaviorProfile::default();
         // An agent on the ring east of the target stays east (adaptive slot), nearly still.
         let p = Vec2::new(b.surround_radius, 0.0);
-        let a = approach(p, Vec2::ZERO, Vec2::ZERO, 12345, &b);
+        let a = approach(p, Vec2::ZERO, Vec2::ZERO, slot_dir(12345), &b);
         assert!(a.steer.length() < 1.0, "slows within arrival distance");
         let next = p + a.steer * 0.1;
         assert!(next.x > 0.0);
@@ -75,8 +73,8 @@ mod tests {
     fn the_ring_trails_behind_a_moving_target() {
         let b = BehaviorProfile::default();
         // Target moving +x: an agent straight ahead of it is steered back toward the trailing ring.
-        let moving = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::new(10.0, 0.0), 1, &b);
-        let still = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::ZERO, 1, &b);
+        let moving = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::new(10.0, 0.0), slot_dir(1), &b);
+        let still = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(1), &b);
         assert!(moving.steer.x < still.steer.x);
     }
 }

@@ -14,13 +14,14 @@ pub fn blend(contributions: &[(f32, Vec2)], weight_scale: f32) -> Vec2 {
     (sum / weight_scale).clamp_length_max(1.0)
 }
 
-/// Exponential smoothing toward `raw` with time constant `response` (0 = immediate).
+/// First-order smoothing toward `raw` with time constant `response` (0 = immediate). Implicit
+/// Euler form `dt / (response + dt)`: stable for any step and free of transcendental calls.
 #[inline]
 pub fn smooth(prev: Vec2, raw: Vec2, response: f32, dt: f32) -> Vec2 {
     if response <= 0.0 {
         return raw;
     }
-    let alpha = 1.0 - (-dt / response).exp();
+    let alpha = dt / (response + dt);
     prev + (raw - prev) * alpha
 }
 

@@ -3,16 +3,14 @@
 
 use glam::Vec2;
 
-use crate::noise::hash01;
+use crate::noise::{hash01, hash_dir};
 
 pub fn idle_wander(seed: u32, time: f64, period: f32, strength: f32) -> Vec2 {
     let phase = hash01(seed, 0x1d1e) as f64;
     let t = time / period as f64 + phase;
     let k = t.floor();
     let f = (t - k) as f32;
-    let a0 = hash01(seed, k as u32) * std::f32::consts::TAU;
-    let a1 = hash01(seed, k as u32 + 1) * std::f32::consts::TAU;
-    let v = Vec2::new(a0.cos(), a0.sin()).lerp(Vec2::new(a1.cos(), a1.sin()), f * f * (3.0 - 2.0 * f));
+    let v = hash_dir(seed, k as u32).lerp(hash_dir(seed, k as u32 + 1), f * f * (3.0 - 2.0 * f));
     v.normalize_or_zero() * strength
 }
 

@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 
-use crate::noise::hash01;
+use crate::noise::hash_dir;
 use crate::spatial_grid::SpatialGrid;
 
 #[inline]
@@ -24,8 +24,7 @@ pub fn personal_space(i: u32, seed: u32, p: Vec2, radius: f32, max_samples: u32,
             return true;
         }
         if d2 < 1e-12 {
-            let a = hash01(seed, j) * std::f32::consts::TAU;
-            acc += Vec2::new(a.cos(), a.sin());
+            acc += hash_dir(seed, j);
         } else {
             let d = d2.sqrt();
             acc += off / d * (1.0 - d / radius);
