@@ -3,9 +3,10 @@
 
 use godot::classes::{Engine, INode3D, Node3D, Performance};
 use godot::prelude::*;
+use swarm_core::glam::Vec3;
 use swarm_core::{AgentId, Archetype, SpawnError, World, WorldSettings};
 
-use crate::convert::{to_vec3, to_vector3};
+use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::archetype::SwarmAgentArchetype;
@@ -23,6 +24,8 @@ struct TargetEntry {
     id: InstanceId,
     handle: u32,
     seen: bool,
+    /// Problems last reported for this target, so each is printed once, not every frame.
+    reported: Vec<String>,
 }
 
 /// Owns a swarm: thousands of agents simulated as flat arrays in Rust and drawn through one
@@ -368,18 +371,22 @@ impl SwarmManager {
     fn current_settings(&self) -> (WorldSettings, Vec<String>) {
         let seed = self.random_seed as u64;
         let ground = self.ground_height();
-        match &self.settings {
-            Some(s) => s.bind().to_core(seed, self.max_active_target_count, ground, &self.label()),
+        let mut c = Checker::new(self.label());
+        let max_active = c.i("max_active_target_count", self.max_active_target_count, 1, 1024);
+        let (s, mut problems) = match &self.settings {
+            Some(s) => s.bind().to_core(seed, max_active, ground, &self.label()),
             None => (
                 WorldSettings {
                     seed,
-                    max_active_target_count: self.max_active_target_count.clamp(1, 1024) as usize,
+                    max_active_target_count: max_active as usize,
                     ground_height: ground,
                     ..Default::default()
                 },
                 Vec::new(),
             ),
-        }
+        };
+        problems.append(&mut c.problems);
+        (s, problems)
     }
 
     fn world_mut(&mut self) -> &mut World {
@@ -475,6 +482,7 @@ impl SwarmManager {
             return;
         };
         let me = self.base().instance_id();
+        let label = self.label();
         for e in &mut self.targets {
             e.seen = false;
         }
@@ -485,21 +493,25 @@ impl SwarmManager {
                 continue;
             };
             let id = t.instance_id();
-            let pos = to_vec3(t.get_global_position());
-            let (priority, enabled) = {
-                let b = t.bind();
-                (b.priority(), b.enabled())
-            };
-            if let Some(e) = self.targets.iter_mut().find(|e| e.id == id) {
-                e.seen = true;
-                let w = self.world.as_mut();
-                if let Some(w) = w {
-                    w.set_target_position(e.handle, pos);
-                    w.set_target_priority(e.handle, priority);
-                    w.set_target_enabled(e.handle, enabled);
+            let known = self.targets.iter().position(|e| e.id == id);
+            if known.is_none() && !find_manager(&t.clone().upcast()).is_ok_and(|m| m.instance_id() == me) {
+                continue;
+            }
+            let (pos, priority, enabled, problems) = read_target(&t, &label);
+            match known {
+                Some(k) => {
+                    let e = &mut self.targets[k];
+                    e.seen = true;
+                    report_changed(&mut e.reported, problems);
+                    if let Some(w) = self.world.as_mut() {
+                        if let Some(pos) = pos {
+                            w.set_target_position(e.handle, pos);
+                        }
+                        w.set_target_priority(e.handle, priority);
+                        w.set_target_enabled(e.handle, enabled);
+                    }
                 }
-            } else if find_manager(&t.clone().upcast()).is_ok_and(|m| m.instance_id() == me) {
-                fresh.push((t, pos, priority, enabled));
+                None => fresh.push((t, pos, priority, enabled, problems)),
             }
         }
         self.world_mut();
@@ -510,10 +522,12 @@ impl SwarmManager {
             }
             e.seen
         });
-        for (t, pos, priority, enabled) in fresh {
-            let handle = w.register_target(pos, priority);
+        for (t, pos, priority, enabled, problems) in fresh {
+            let handle = w.register_target(pos.unwrap_or_default(), priority);
             w.set_target_enabled(handle, enabled);
-            self.targets.push(TargetEntry { id: t.instance_id(), node: t, handle, seen: true });
+            let mut reported = Vec::new();
+            report_changed(&mut reported, problems);
+            self.targets.push(TargetEntry { id: t.instance_id(), node: t, handle, seen: true, reported });
         }
     }
 
@@ -546,4 +560,33 @@ impl SwarmManager {
             }
         }
     }
+}
+
+/// A target's position (None when not finite), priority and enabled flag, with the problems
+/// found, each naming the manager, the target node and the field.
+fn read_target(t: &Gd<SwarmTarget>, manager: &str) -> (Option<Vec3>, f32, bool, Vec<String>) {
+    let gp = t.get_global_position();
+    let mut c = Checker::new(format!("{manager}: SwarmTarget '{}'", t.get_name()));
+    let (priority, enabled) = {
+        let b = t.bind();
+        (b.priority(), b.enabled())
+    };
+    let priority = c.f("priority", priority, 0.01, 1000.0, 1.0);
+    let pos = if gp.is_finite() {
+        Some(to_vec3(gp))
+    } else {
+        c.problems.push(format!("{manager}: SwarmTarget '{}': global_position {gp} is not finite; agents keep chasing its last valid position", t.get_name()));
+        None
+    };
+    (pos, priority, enabled, c.problems)
+}
+
+/// Prints the problems that were not already reported last time, and remembers the current set.
+fn report_changed(reported: &mut Vec<String>, problems: Vec<String>) {
+    for p in &problems {
+        if !reported.contains(p) {
+            godot_error!("{p}");
+        }
+    }
+    *reported = problems;
 }
