@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod body_blocking;
+pub mod camera;
 pub mod config;
 pub mod ids;
 pub mod movement;
@@ -15,6 +16,7 @@ pub mod steering;
 pub mod targets;
 pub mod world;
 
+pub use camera::Frustum;
 pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings};
 pub use glam;
 pub use ids::AgentId;

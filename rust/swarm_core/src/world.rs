@@ -15,6 +15,7 @@ use rayon::prelude::*;
 
 use crate::agents::{AgentParams, Agents, NewAgent, FLAG_PINNED};
 use crate::body_blocking;
+use crate::camera::Frustum;
 use crate::config::{Archetype, WorldSettings};
 use crate::ids::{AgentId, IdTable};
 use crate::movement::{accelerate, desired_facing, turn};
@@ -57,6 +58,7 @@ pub struct World {
     targets: Targets,
     grid: SpatialGrid,
     grid_dirty: bool,
+    camera: Option<Frustum>,
     next_pos: Vec<Vec3>,
     next_pos2: Vec<Vec3>,
     partials: Vec<DVec3>,
@@ -86,6 +88,7 @@ impl World {
             targets: Targets::default(),
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
+            camera: None,
             next_pos: Vec::with_capacity(cap),
             next_pos2: Vec::with_capacity(cap),
             partials: Vec::with_capacity(cap / CHUNK + 1),
@@ -273,6 +276,64 @@ impl World {
         self.grid.query_radius(Vec2::new(center.x, center.z), radius, &mut idx);
         idx.sort_unstable();
         out.extend(idx.into_iter().map(|i| self.id_at(i as usize)));
+    }
+
+    /// Moves an agent (teleport): velocity and steering are reset; y follows the ground.
+    /// False for a stale id or a non-finite position.
+    pub fn set_position(&mut self, id: AgentId, position: Vec3) -> bool {
+        let Some(i) = self.ids.resolve(id) else { return false };
+        if !position.is_finite() {
+            return false;
+        }
+        self.agents.pos[i] = Vec3::new(position.x, self.settings.ground_height, position.z);
+        self.agents.vel[i] = Vec3::ZERO;
+        self.agents.steer[i] = Vec2::ZERO;
+        self.grid_dirty = true;
+        true
+    }
+
+    /// Sets the camera used for visibility decisions (`None`, or an invalid frustum: no camera,
+    /// nothing counts as drawn).
+    pub fn set_camera(&mut self, camera: Option<Frustum>) {
+        self.camera = camera.filter(|c| c.is_valid());
+    }
+
+    pub fn camera(&self) -> Option<&Frustum> {
+        self.camera.as_ref()
+    }
+
+    /// Agents that are off camera and farther than `min_distance` from every active target (all
+    /// agents' distance when no target is active), in storage order, at most `max`.
+    /// Spawners use it to recycle far agents back in front of the player.
+    pub fn recyclable_agents(&self, min_distance: f32, max: usize, out: &mut Vec<AgentId>) {
+        if !min_distance.is_finite() {
+            return;
+        }
+        let active: Vec<Vec2> = self
+            .targets
+            .active()
+            .iter()
+            .filter_map(|&h| self.targets.get(h))
+            .map(|t| Vec2::new(t.position.x, t.position.z))
+            .collect();
+        if active.is_empty() {
+            return;
+        }
+        let d2 = min_distance * min_distance;
+        for i in 0..self.agents.len() {
+            if out.len() >= max {
+                break;
+            }
+            let p = self.agents.pos[i];
+            let q = Vec2::new(p.x, p.z);
+            if active.iter().any(|t| t.distance_squared(q) < d2) {
+                continue;
+            }
+            if self.camera.as_ref().is_some_and(|c| c.contains_sphere(p, self.agents.params[i].radius)) {
+                continue;
+            }
+            out.push(self.id_at(i));
+        }
     }
 
     /// Whether any agent's body overlaps the box (ground-plane circle against the box's footprint,

@@ -1,10 +1,10 @@
 //! `SwarmManager`: owns one `swarm_core::World`, ticks it in `_physics_process`, converts
 //! resources and targets into core data once per frame, and draws through `Visuals`.
 
-use godot::classes::{Engine, INode3D, Node3D, Performance};
+use godot::classes::{Camera3D, Engine, INode3D, Node3D, Performance};
 use godot::prelude::*;
-use swarm_core::glam::Vec3;
-use swarm_core::{AgentId, Archetype, SpawnError, World, WorldSettings};
+use swarm_core::glam::{Vec3, Vec4};
+use swarm_core::{AgentId, Archetype, Frustum, SpawnError, World, WorldSettings};
 
 use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
@@ -87,7 +87,9 @@ impl INode3D for SwarmManager {
         self.sync_settings();
         self.sync_archetypes();
         self.sync_targets();
+        let camera = self.camera_frustum();
         let world = self.world_mut();
+        world.set_camera(camera);
         world.step(delta as f32);
         if let Some(w) = &self.world {
             self.visuals.update(w.agents());
@@ -279,6 +281,40 @@ impl SwarmManager {
         self.world_mut().set_agent_target(agent, handle)
     }
 
+    /// Moves an agent to [param position] at once (its velocity is reset; Y follows the ground).
+    /// Returns false with an error for a stale id or a non-finite position.
+    #[func]
+    fn set_agent_position(&mut self, id: i64, position: Vector3) -> bool {
+        let Some(agent) = self.resolve(id) else {
+            self.stale("set_agent_position", id);
+            return false;
+        };
+        if !position.is_finite() {
+            self.error("set_agent_position", format!("position {position} is not finite; agent not moved"));
+            return false;
+        }
+        self.world_mut().set_position(agent, to_vec3(position))
+    }
+
+    /// Up to [param max_count] agents that are off camera and farther than [param min_distance]
+    /// from every active target: the ones a spawner may move back in front of the player
+    /// without anybody seeing it. Empty when no target is active.
+    #[func]
+    fn get_recyclable_agents(&self, min_distance: f32, max_count: i64) -> PackedInt64Array {
+        if !min_distance.is_finite() || max_count < 0 {
+            self.error(
+                "get_recyclable_agents",
+                format!("min_distance {min_distance} must be finite and max_count {max_count} >= 0"),
+            );
+            return PackedInt64Array::new();
+        }
+        let mut out = Vec::new();
+        if let Some(w) = &self.world {
+            w.recyclable_agents(min_distance, max_count as usize, &mut out);
+        }
+        out.into_iter().map(|a| a.to_i64()).collect()
+    }
+
     /// The target an agent currently chases, or null.
     #[func]
     fn get_agent_target(&self, id: i64) -> Option<Gd<SwarmTarget>> {
@@ -356,6 +392,22 @@ impl SwarmManager {
     fn resolve(&self, id: i64) -> Option<AgentId> {
         let a = AgentId::from_i64(id)?;
         self.world.as_ref()?.is_alive(a).then_some(a)
+    }
+
+    /// The camera that decides what counts as drawn: [member visibility_camera], else the
+    /// viewport's current camera.
+    fn camera_frustum(&self) -> Option<Frustum> {
+        let cam = if self.visibility_camera.is_empty() {
+            self.base().get_viewport().and_then(|v| v.get_camera_3d())
+        } else {
+            self.base().get_node_or_null(&self.visibility_camera).and_then(|n| n.try_cast::<Camera3D>().ok())
+        }?;
+        if !cam.is_inside_tree() {
+            return None;
+        }
+        let planes =
+            cam.get_frustum().iter_shared().map(|p| Vec4::new(p.normal.x, p.normal.y, p.normal.z, p.d)).collect();
+        Some(Frustum { planes, position: to_vec3(cam.get_global_position()) })
     }
 
     fn ground_height(&self) -> f32 {
