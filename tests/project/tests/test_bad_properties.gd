@@ -2,9 +2,10 @@
 # naming the node and field, and is clamped or refused; no NaN enters the world):
 # SwarmManager.max_active_target_count outside 1..1024, SwarmTarget.priority = NaN, and a
 # SwarmTarget moved to a NaN position. The simulation must carry on with clamped values.
-# expect_error: max_active_target_count
-# expect_error: priority
-# expect_error: Bait
+# expect_error: SwarmManager 'Horde': max_active_target_count = -5 is outside 1..1024
+# expect_error: SwarmManager 'Horde': max_active_target_count = 5000 is outside 1..1024
+# expect_error: SwarmTarget 'Bait': priority = NaN
+# expect_error: SwarmTarget 'Bait': global_position (NaN, 0, 0) is not finite
 extends "res://test_base.gd"
 
 
