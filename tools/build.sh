@@ -7,5 +7,5 @@ cd "$ROOT"
 cargo build --release -p swarm_godot "$@"
 mkdir -p addons/swarm/bin
 # Copy (not link) so Godot never sees a half-written file while cargo relinks.
-cp -f target/release/libswarm_godot.so addons/swarm/bin/libswarm_godot.linux.x86_64.so.tmp
-mv -f addons/swarm/bin/libswarm_godot.linux.x86_64.so.tmp addons/swarm/bin/libswarm_godot.linux.x86_64.so
+cp -f target/release/libswarm_godot.so addons/swarm/bin/libswarm_godot.linux.x86_64.so.tmp.$$
+mv -f addons/swarm/bin/libswarm_godot.linux.x86_64.so.tmp.$$ addons/swarm/bin/libswarm_godot.linux.x86_64.so

@@ -23,6 +23,8 @@ pub struct AgentParams {
 
 /// Agent is pinned to its target by `set_agent_target` and never retargets on its own.
 pub const FLAG_PINNED: u8 = 1;
+/// Agent is dormant: no steering until a target comes near (or it is woken).
+pub const FLAG_DORMANT: u8 = 2;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Agents {
@@ -47,6 +49,14 @@ pub struct Agents {
     pub slot: Vec<u32>,
     /// Per-agent hash seed (slot angle, wander).
     pub seed: Vec<u32>,
+    /// Importance LOD tier of the last step (`lod::FULL`, `REDUCED`, `CHEAP`).
+    pub tier: Vec<u8>,
+    /// Seconds spent far from the target and off camera (dormancy countdown).
+    pub dormant_timer: Vec<f32>,
+    /// Cached Personal Space result, reused between throttled updates.
+    pub ps_cache: Vec<Vec2>,
+    /// Cached approach steering and goal direction, reused between throttled updates.
+    pub approach_cache: Vec<[Vec2; 2]>,
 }
 
 /// What a new agent starts with.
@@ -79,6 +89,10 @@ impl Agents {
             health: Vec::with_capacity(cap),
             slot: Vec::with_capacity(cap),
             seed: Vec::with_capacity(cap),
+            tier: Vec::with_capacity(cap),
+            dormant_timer: Vec::with_capacity(cap),
+            ps_cache: Vec::with_capacity(cap),
+            approach_cache: Vec::with_capacity(cap),
         }
     }
 
@@ -106,6 +120,10 @@ impl Agents {
         self.health.push(a.health);
         self.slot.push(a.slot);
         self.seed.push(a.seed);
+        self.tier.push(crate::lod::FULL);
+        self.dormant_timer.push(0.0);
+        self.ps_cache.push(Vec2::ZERO);
+        self.approach_cache.push([Vec2::ZERO; 2]);
         self.len() - 1
     }
 
@@ -127,15 +145,10 @@ impl Agents {
         self.health.swap_remove(i);
         self.slot.swap_remove(i);
         self.seed.swap_remove(i);
+        self.tier.swap_remove(i);
+        self.dormant_timer.swap_remove(i);
+        self.ps_cache.swap_remove(i);
+        self.approach_cache.swap_remove(i);
         (i != last).then(|| self.slot[i])
     }
-
-    /// Bytes of simulation state per agent in this storage (for the benchmark's memory column).
-    pub const BYTES_PER_AGENT: usize = std::mem::size_of::<Vec3>() * 2
-        + std::mem::size_of::<f32>() * 3
-        + std::mem::size_of::<Vec2>() * 3
-        + std::mem::size_of::<u16>()
-        + std::mem::size_of::<u8>()
-        + std::mem::size_of::<u32>() * 3
-        + std::mem::size_of::<AgentParams>();
 }

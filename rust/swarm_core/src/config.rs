@@ -4,6 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::lod::LodSettings;
+
 /// A closed range `min..=max` sampled once per agent at spawn.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Range {
@@ -61,6 +63,13 @@ pub struct WorldSettings {
     pub retarget_hysteresis: f32,
     /// Worker threads for the step; 0 = all cores.
     pub worker_threads: usize,
+    /// Importance LOD: distances, Full cap, throttling per tier.
+    pub lod: LodSettings,
+    /// Agents farther than `dormancy_distance` from their target and off camera for
+    /// `dormancy_delay` seconds stop steering until a target comes within 90% of that distance.
+    pub dormancy_enabled: bool,
+    pub dormancy_distance: f32,
+    pub dormancy_delay: f32,
     /// Seed of the world's random number generator.
     pub seed: u64,
 }
@@ -77,6 +86,10 @@ impl Default for WorldSettings {
             retarget_interval: 0.5,
             retarget_hysteresis: 0.15,
             worker_threads: 0,
+            lod: LodSettings::default(),
+            dormancy_enabled: true,
+            dormancy_distance: 80.0,
+            dormancy_delay: 3.0,
             seed: 1,
         }
     }
@@ -93,6 +106,9 @@ impl WorldSettings {
         self.retarget_interval = finite_clamp(self.retarget_interval, 0.0, 60.0, d.retarget_interval);
         self.retarget_hysteresis = finite_clamp(self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis);
         self.worker_threads = self.worker_threads.min(256);
+        self.lod = self.lod.sanitized();
+        self.dormancy_distance = finite_clamp(self.dormancy_distance, 0.0, 1e6, d.dormancy_distance);
+        self.dormancy_delay = finite_clamp(self.dormancy_delay, 0.0, 3600.0, d.dormancy_delay);
         self
     }
 }

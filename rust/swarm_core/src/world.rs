@@ -13,11 +13,12 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
 
-use crate::agents::{AgentParams, Agents, NewAgent, FLAG_PINNED};
+use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED};
 use crate::body_blocking;
 use crate::camera::Frustum;
 use crate::config::{Archetype, WorldSettings};
 use crate::ids::{AgentId, IdTable};
+use crate::lod::{self, LodSettings, TierCounts};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
@@ -48,6 +49,8 @@ pub struct StepStats {
     pub step_ms: f32,
     pub ticks: u64,
     pub active_targets: usize,
+    /// Agents per Importance LOD tier in the last step, and dormant agents (counted in Cheap).
+    pub tiers: TierCounts,
 }
 
 pub struct World {
@@ -61,6 +64,9 @@ pub struct World {
     camera: Option<Frustum>,
     next_pos: Vec<Vec3>,
     next_pos2: Vec<Vec3>,
+    lod_flags: Vec<u8>,
+    lod_dist: Vec<f32>,
+    lod_scratch: Vec<(f32, u32)>,
     partials: Vec<DVec3>,
     rng: Pcg32,
     time: f64,
@@ -91,6 +97,9 @@ impl World {
             camera: None,
             next_pos: Vec::with_capacity(cap),
             next_pos2: Vec::with_capacity(cap),
+            lod_flags: Vec::with_capacity(cap),
+            lod_dist: Vec::with_capacity(cap),
+            lod_scratch: Vec::with_capacity(cap),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             archetypes: Vec::new(),
             time: 0.0,
@@ -292,6 +301,23 @@ impl World {
         true
     }
 
+    /// Wakes a dormant agent (it was hit or alerted). False for a stale id.
+    pub fn wake(&mut self, id: AgentId) -> bool {
+        let Some(i) = self.ids.resolve(id) else { return false };
+        self.agents.flags[i] &= !FLAG_DORMANT;
+        self.agents.dormant_timer[i] = 0.0;
+        true
+    }
+
+    pub fn is_dormant(&self, id: AgentId) -> bool {
+        self.ids.resolve(id).is_some_and(|i| self.agents.flags[i] & FLAG_DORMANT != 0)
+    }
+
+    /// Importance LOD tier of an agent in the last step (`lod::FULL`, `REDUCED`, `CHEAP`).
+    pub fn tier(&self, id: AgentId) -> Option<u8> {
+        self.ids.resolve(id).map(|i| self.agents.tier[i])
+    }
+
     /// Sets the camera used for visibility decisions (`None`, or an invalid frustum: no camera,
     /// nothing counts as drawn).
     pub fn set_camera(&mut self, camera: Option<Frustum>) {
@@ -469,6 +495,12 @@ impl World {
             + b(&a.health)
             + b(&a.slot)
             + b(&a.seed)
+            + b(&a.tier)
+            + b(&a.dormant_timer)
+            + b(&a.ps_cache)
+            + b(&a.approach_cache)
+            + b(&self.lod_flags)
+            + b(&self.lod_dist)
             + self.ids.heap_bytes()
             + self.grid.heap_bytes()
             + b(&self.next_pos)
@@ -522,6 +554,54 @@ impl World {
         self.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
     }
 
+    /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
+    /// (distance to its target, on camera, dormant), then `lod::assign_tiers` shares out the cap.
+    fn classify(&mut self, dt: f32) {
+        let n = self.agents.len();
+        self.lod_flags.resize(n, 0);
+        self.lod_dist.resize(n, 0.0);
+        let s = &self.settings;
+        let (targets, camera) = (&self.targets, self.camera.as_ref());
+        let a = &mut self.agents;
+        let (pos, target, params) = (&a.pos[..], &a.target[..], &a.params[..]);
+        (
+            self.lod_flags.par_chunks_mut(CHUNK),
+            self.lod_dist.par_chunks_mut(CHUNK),
+            a.flags.par_chunks_mut(CHUNK),
+            a.dormant_timer.par_chunks_mut(CHUNK),
+        )
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(ci, (lf, ld, flags, timer))| {
+                for k in 0..lf.len() {
+                    let i = ci * CHUNK + k;
+                    let p = pos[i];
+                    let dist = targets
+                        .get(target[i])
+                        .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
+                    let on_camera = camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
+                    let mut dormant = flags[k] & FLAG_DORMANT != 0;
+                    if !s.dormancy_enabled || (dormant && dist < s.dormancy_distance * 0.9) {
+                        dormant = false;
+                        timer[k] = 0.0;
+                    } else if !dormant {
+                        // Only agents with a target can be far from it.
+                        if dist.is_finite() && dist > s.dormancy_distance && !on_camera {
+                            timer[k] += dt;
+                            dormant = timer[k] >= s.dormancy_delay;
+                        } else {
+                            timer[k] = 0.0;
+                        }
+                    }
+                    flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
+                    lf[k] = s.lod.flags(dist, on_camera, dormant);
+                    ld[k] = dist;
+                }
+            });
+        self.stats.tiers =
+            lod::assign_tiers(&s.lod, &self.lod_flags, &self.lod_dist, &mut self.agents.tier, &mut self.lod_scratch);
+    }
+
     fn step_parallel(&mut self, dt: f32) {
         let n = self.agents.len();
         if self.grid_dirty {
@@ -529,6 +609,7 @@ impl World {
         }
         self.next_pos.resize(n, Vec3::ZERO);
         self.next_pos2.resize(n, Vec3::ZERO);
+        self.classify(dt);
 
         let ctx = StepCtx {
             dt,
@@ -540,10 +621,19 @@ impl World {
             archetypes: &self.archetypes,
             targets: &self.targets,
             grid: &self.grid,
+            lod: &self.settings.lod,
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, flags, seeds, slots) =
-            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.flags[..], &a.seed[..], &a.slot_dir[..]);
+        let (pos, vel, params, arch, flags, seeds, slots, tiers) = (
+            &a.pos[..],
+            &a.vel[..],
+            &a.params[..],
+            &a.archetype[..],
+            &a.flags[..],
+            &a.seed[..],
+            &a.slot_dir[..],
+            &a.tier[..],
+        );
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.facing.par_chunks_mut(CHUNK),
@@ -551,24 +641,28 @@ impl World {
             a.steer.par_chunks_mut(CHUNK),
             a.target.par_chunks_mut(CHUNK),
             a.retarget_timer.par_chunks_mut(CHUNK),
+            a.ps_cache.par_chunks_mut(CHUNK),
+            a.approach_cache.par_chunks_mut(CHUNK),
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer))| {
+            .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache))| {
                 let base = ci * CHUNK;
                 for k in 0..np.len() {
                     let i = base + k;
-                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds, slots };
+                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds, slots, tiers };
                     let mut st = AgentState {
                         facing: facing[k],
                         yaw_rate: yaw_rate[k],
                         steer: steer[k],
                         target: target[k],
                         timer: timer[k],
+                        ps_cache: ps_cache[k],
+                        approach_cache: ap_cache[k],
                     };
                     np[k] = ctx.agent_step(&input, &mut st);
-                    (facing[k], yaw_rate[k], steer[k], target[k], timer[k]) =
-                        (st.facing, st.yaw_rate, st.steer, st.target, st.timer);
+                    (facing[k], yaw_rate[k], steer[k], target[k], timer[k], ps_cache[k], ap_cache[k]) =
+                        (st.facing, st.yaw_rate, st.steer, st.target, st.timer, st.ps_cache, st.approach_cache);
                 }
             });
 
@@ -628,6 +722,7 @@ struct StepCtx<'a> {
     archetypes: &'a [ArchetypeRuntime],
     targets: &'a Targets,
     grid: &'a SpatialGrid,
+    lod: &'a LodSettings,
 }
 
 /// Shared, read-only views of the agent arrays at the start of the step.
@@ -640,6 +735,7 @@ struct AgentIn<'a> {
     flags: &'a [u8],
     seeds: &'a [u32],
     slots: &'a [Vec2],
+    tiers: &'a [u8],
 }
 
 /// Per-agent fields the step reads and writes in place (only this agent reads them).
@@ -649,6 +745,8 @@ struct AgentState {
     steer: Vec2,
     target: u32,
     timer: f32,
+    ps_cache: Vec2,
+    approach_cache: [Vec2; 2],
 }
 
 /// Below this approach strength an agent counts as idle for Idle Motion.
@@ -680,30 +778,37 @@ impl StepCtx<'_> {
         let mut n = 0;
         let mut goal = Vec2::ZERO;
         let mut approach_strength = 0.0;
-        if b.use_approach {
-            if let Some(t) = self.targets.get(st.target) {
-                let ap = approach(
-                    p,
-                    Vec2::new(t.position.x, t.position.z),
-                    Vec2::new(t.velocity.x, t.velocity.z),
-                    a.slots[i],
-                    b,
-                );
-                contrib[n] = (b.approach_weight, ap.steer);
-                n += 1;
-                goal = ap.goal_dir;
-                approach_strength = ap.steer.length();
+        if a.flags[i] & FLAG_DORMANT == 0 {
+            // Importance LOD: Reduced and Cheap agents refresh approach and Personal Space every
+            // `interval` steps (staggered by seed) and reuse the cached results in between.
+            let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
+            let due = interval <= 1 || self.tick.wrapping_add(seed) % interval == 0;
+            if b.use_approach {
+                if let Some(t) = self.targets.get(st.target) {
+                    if due {
+                        let tp = Vec2::new(t.position.x, t.position.z);
+                        let ap = approach(p, tp, Vec2::new(t.velocity.x, t.velocity.z), a.slots[i], b);
+                        st.approach_cache = [ap.steer, ap.goal_dir];
+                    }
+                    let [s, g] = st.approach_cache;
+                    contrib[n] = (b.approach_weight, s);
+                    n += 1;
+                    goal = g;
+                    approach_strength = s.length();
+                }
             }
-        }
-        if b.use_personal_space {
-            let ps = personal_space(i as u32, seed, p, b.spacing_radius, b.spacing_max_samples, self.grid);
-            contrib[n] = (b.spacing_strength, ps);
-            n += 1;
-        }
-        if b.use_idle_motion && approach_strength < IDLE_BELOW {
-            let fade = 1.0 - approach_strength / IDLE_BELOW;
-            contrib[n] = (b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
-            n += 1;
+            if b.use_personal_space {
+                if due {
+                    st.ps_cache = personal_space(i as u32, seed, p, b.spacing_radius, samples, self.grid);
+                }
+                contrib[n] = (b.spacing_strength, st.ps_cache);
+                n += 1;
+            }
+            if b.use_idle_motion && approach_strength < IDLE_BELOW {
+                let fade = 1.0 - approach_strength / IDLE_BELOW;
+                contrib[n] = (b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
+                n += 1;
+            }
         }
         let raw = blend::blend(&contrib[..n], rt.weight_scale);
         st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);

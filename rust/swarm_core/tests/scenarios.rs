@@ -233,3 +233,109 @@ fn radius_and_box_queries_find_the_right_agents() {
     assert!(!w.any_agent_inside(Vec3::new(0.0, 5.0, -1.0), Vec3::new(20.0, 6.0, 1.0)), "box above the agents");
     assert!(!w.any_agent_inside(Vec3::splat(f32::NAN), Vec3::ONE));
 }
+
+#[test]
+fn importance_lod_caps_full_agents_and_throttled_agents_still_arrive() {
+    use swarm_core::LodSettings;
+    let mut w = World::new(WorldSettings {
+        max_agents: 2000,
+        lod: LodSettings { full_quality_agent_cap: 50, ..Default::default() },
+        dormancy_enabled: false,
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    let ids = ring(&mut w, arch, 600, 45.0);
+    w.register_target(Vec3::ZERO, 1.0);
+    w.step(DT);
+    let t = w.stats().tiers;
+    assert_eq!(t.full + t.reduced + t.cheap, 600);
+    // All start 45 m out: past the mid band (35 m), no camera: all Cheap.
+    assert_eq!(t.cheap, 600, "{t:?}");
+    for _ in 0..900 {
+        w.step(DT);
+        assert!(w.stats().tiers.full <= 50);
+    }
+    let t = w.stats().tiers;
+    assert_eq!(t.full, 50, "the near band fills the cap: {t:?}");
+    assert!(t.reduced > 0);
+    // Cheap and Reduced agents reuse cached steering between updates, yet everyone arrives.
+    let mean = ids.iter().map(|&id| flat(w.position(id).unwrap()).length()).sum::<f32>() / ids.len() as f32;
+    assert!(mean < 12.0, "mean distance {mean}");
+}
+
+#[test]
+fn far_off_camera_agents_go_dormant_and_wake_when_the_target_comes_near() {
+    let mut w = World::new(WorldSettings {
+        max_agents: 10,
+        dormancy_distance: 50.0,
+        dormancy_delay: 1.0,
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    let near = w.spawn(arch, Vec3::new(10.0, 0.0, 0.0)).unwrap();
+    let far = w.spawn(arch, Vec3::new(400.0, 0.0, 0.0)).unwrap();
+    let t = w.register_target(Vec3::ZERO, 1.0);
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    assert!(!w.is_dormant(far), "not before the delay");
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    assert!(w.is_dormant(far));
+    assert!(!w.is_dormant(near));
+    assert_eq!(w.stats().tiers.dormant, 1);
+    assert_eq!(w.tier(far), Some(swarm_core::lod::CHEAP));
+    // Dormant agents stop steering: it brakes and stays put.
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    let parked = w.position(far).unwrap();
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    assert!(w.position(far).unwrap().distance(parked) < 0.05);
+    // The target walks up to it: it wakes and chases.
+    w.set_target_position(t, Vec3::new(360.0, 0.0, 0.0));
+    w.step(DT);
+    assert!(!w.is_dormant(far));
+    for _ in 0..120 {
+        w.step(DT);
+    }
+    assert!(w.position(far).unwrap().x < 395.0);
+}
+
+#[test]
+fn a_camera_keeps_far_agents_out_of_cheap_and_awake() {
+    use swarm_core::glam::Vec4;
+    let mut w = World::new(WorldSettings {
+        max_agents: 10,
+        dormancy_delay: 0.1,
+        dormancy_distance: 50.0,
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    let seen = w.spawn(arch, Vec3::new(300.0, 0.0, 0.0)).unwrap();
+    let unseen = w.spawn(arch, Vec3::new(-300.0, 0.0, 0.0)).unwrap();
+    w.register_target(Vec3::ZERO, 1.0);
+    // A box-shaped view volume around x in 250..350.
+    let planes = vec![
+        Vec4::new(1.0, 0.0, 0.0, 350.0),
+        Vec4::new(-1.0, 0.0, 0.0, -250.0),
+        Vec4::new(0.0, 1.0, 0.0, 50.0),
+        Vec4::new(0.0, -1.0, 0.0, 50.0),
+        Vec4::new(0.0, 0.0, 1.0, 50.0),
+        Vec4::new(0.0, 0.0, -1.0, 50.0),
+    ];
+    w.set_camera(Some(swarm_core::Frustum { planes, position: Vec3::new(300.0, 20.0, 0.0) }));
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    assert!(!w.is_dormant(seen));
+    assert!(w.is_dormant(unseen));
+    // With room under the cap, the on-camera agent is even promoted to Full.
+    assert_eq!(w.tier(seen), Some(swarm_core::lod::FULL));
+    let mut out = Vec::new();
+    w.recyclable_agents(100.0, 10, &mut out);
+    assert_eq!(out, vec![unseen], "only the unseen far agent may be recycled");
+}

@@ -1,0 +1,268 @@
+//! Importance LOD (seed 000): which agents run every behaviour every step (Full), which run
+//! Personal Space and approach steering on a throttled interval with fewer samples (Reduced), and
+//! which are throttled hardest (Cheap). The ladder, in order, first match wins:
+//!
+//! 1. a dormant agent is Cheap;
+//! 2. an agent in the near band is Full while a slot under `full_quality_agent_cap` is free
+//!    (the nearest get the slots); the overflow drops to the next rung;
+//! 3. an agent on camera, or in the mid band, is Reduced;
+//! 4. an agent that was Reduced last step stays Reduced a little past the mid band (hysteresis);
+//! 5. everything else is Cheap.
+//!
+//! Then a second pass spends the cap's remaining slots on agents in the near band or on camera,
+//! near-band first, nearest first. Distance is to the agent's own target.
+
+use serde::{Deserialize, Serialize};
+
+pub const FULL: u8 = 0;
+pub const REDUCED: u8 = 1;
+pub const CHEAP: u8 = 2;
+
+/// Per-agent inputs of the ladder, computed in parallel before the cap is shared out.
+pub const F_NEAR: u8 = 1;
+pub const F_MID: u8 = 2;
+/// Inside the mid band widened by the hysteresis.
+pub const F_MID_HYST: u8 = 4;
+pub const F_CAMERA: u8 = 8;
+pub const F_DORMANT: u8 = 16;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LodSettings {
+    /// Off: every agent is Full (dormancy still applies).
+    pub enabled: bool,
+    pub near_distance: f32,
+    pub mid_distance: f32,
+    /// Fraction of the mid distance a Reduced agent may go past before it drops to Cheap.
+    pub hysteresis: f32,
+    pub full_quality_agent_cap: usize,
+    /// Steps between Personal Space / approach updates, and Personal Space sample caps.
+    pub reduced_interval: u32,
+    pub reduced_sample_cap: u32,
+    pub cheap_interval: u32,
+    pub cheap_sample_cap: u32,
+}
+
+impl Default for LodSettings {
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            near_distance: 12.0,
+            mid_distance: 35.0,
+            hysteresis: 0.1,
+            full_quality_agent_cap: 512,
+            reduced_interval: 2,
+            reduced_sample_cap: 4,
+            cheap_interval: 4,
+            cheap_sample_cap: 2,
+        }
+    }
+}
+
+impl LodSettings {
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        let fix = |v: f32, f: f32| if v.is_finite() { v.clamp(0.0, 1e6) } else { f };
+        self.near_distance = fix(self.near_distance, d.near_distance);
+        self.mid_distance = fix(self.mid_distance, d.mid_distance).max(self.near_distance);
+        self.hysteresis = fix(self.hysteresis, d.hysteresis).min(10.0);
+        self.full_quality_agent_cap = self.full_quality_agent_cap.min(10_000_000);
+        self.reduced_interval = self.reduced_interval.clamp(1, 64);
+        self.cheap_interval = self.cheap_interval.clamp(1, 64);
+        self.reduced_sample_cap = self.reduced_sample_cap.clamp(1, 64);
+        self.cheap_sample_cap = self.cheap_sample_cap.clamp(1, 64);
+        self
+    }
+
+    /// Ladder inputs for one agent.
+    #[inline]
+    pub fn flags(&self, dist: f32, on_camera: bool, dormant: bool) -> u8 {
+        let mut f = 0;
+        if dist <= self.near_distance {
+            f |= F_NEAR;
+        }
+        if dist <= self.mid_distance {
+            f |= F_MID;
+        }
+        if dist <= self.mid_distance * (1.0 + self.hysteresis) {
+            f |= F_MID_HYST;
+        }
+        if on_camera {
+            f |= F_CAMERA;
+        }
+        if dormant {
+            f |= F_DORMANT;
+        }
+        f
+    }
+
+    /// Update interval and Personal Space sample cap of a tier (`full_samples` for Full).
+    #[inline]
+    pub fn budget(&self, tier: u8, full_samples: u32) -> (u32, u32) {
+        match tier {
+            FULL => (1, full_samples),
+            REDUCED => (self.reduced_interval, self.reduced_sample_cap.min(full_samples)),
+            _ => (self.cheap_interval, self.cheap_sample_cap.min(full_samples)),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TierCounts {
+    pub full: usize,
+    pub reduced: usize,
+    pub cheap: usize,
+    pub dormant: usize,
+}
+
+/// Runs the ladder for every agent. `tiers` holds last step's tiers on entry (for the
+/// hysteresis) and this step's on return. Deterministic: ties on distance go to the lower index.
+pub fn assign_tiers(
+    s: &LodSettings,
+    flags: &[u8],
+    dist: &[f32],
+    tiers: &mut [u8],
+    scratch: &mut Vec<(f32, u32)>,
+) -> TierCounts {
+    let n = flags.len();
+    let mut counts = TierCounts::default();
+    if !s.enabled {
+        for (t, &f) in tiers.iter_mut().zip(flags) {
+            *t = FULL;
+            counts.dormant += (f & F_DORMANT != 0) as usize;
+        }
+        counts.full = n;
+        return counts;
+    }
+    // Rungs 1, 3, 4, 5 (the near band is decided with the cap below).
+    for i in 0..n {
+        let f = flags[i];
+        tiers[i] = if f & F_DORMANT != 0 {
+            CHEAP
+        } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && tiers[i] == REDUCED) {
+            REDUCED
+        } else {
+            CHEAP
+        };
+    }
+    let mut left = s.full_quality_agent_cap;
+    // Rung 2 and the second pass share one selection routine: the `left` nearest candidates.
+    let mut promote = |want: u8, tiers: &mut [u8], left: &mut usize| {
+        scratch.clear();
+        for i in 0..n {
+            let f = flags[i];
+            if f & F_DORMANT == 0 && tiers[i] != FULL && f & want != 0 {
+                scratch.push((dist[i], i as u32));
+            }
+        }
+        let take = (*left).min(scratch.len());
+        if take == 0 {
+            return;
+        }
+        if take < scratch.len() {
+            scratch.select_nth_unstable_by(take - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        }
+        for &(_, i) in &scratch[..take] {
+            tiers[i as usize] = FULL;
+        }
+        *left -= take;
+    };
+    promote(F_NEAR, tiers, &mut left);
+    // Second pass: near band first (none left unless the cap ran out), then on camera.
+    promote(F_NEAR, tiers, &mut left);
+    promote(F_CAMERA, tiers, &mut left);
+    for (&t, &f) in tiers.iter().zip(flags) {
+        match t {
+            FULL => counts.full += 1,
+            REDUCED => counts.reduced += 1,
+            _ => counts.cheap += 1,
+        }
+        counts.dormant += (f & F_DORMANT != 0) as usize;
+    }
+    counts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(cap: usize) -> LodSettings {
+        LodSettings { full_quality_agent_cap: cap, ..Default::default() }
+    }
+
+    fn run(s: &LodSettings, agents: &[(f32, bool, bool, u8)]) -> Vec<u8> {
+        let flags: Vec<u8> = agents.iter().map(|&(d, cam, dorm, _)| s.flags(d, cam, dorm)).collect();
+        let dist: Vec<f32> = agents.iter().map(|a| a.0).collect();
+        let mut tiers: Vec<u8> = agents.iter().map(|a| a.3).collect();
+        assign_tiers(s, &flags, &dist, &mut tiers, &mut Vec::new());
+        tiers
+    }
+
+    #[test]
+    fn the_six_cells_with_room_under_the_cap() {
+        // near / mid / far by on-camera / off-camera; cap large enough for everyone who may be Full.
+        let near = 5.0;
+        let mid = 20.0;
+        let far = 100.0;
+        let cells = [
+            (near, true, false, CHEAP),
+            (near, false, false, CHEAP),
+            (mid, true, false, CHEAP),
+            (mid, false, false, CHEAP),
+            (far, true, false, CHEAP),
+            (far, false, false, CHEAP),
+        ];
+        // Second pass promotes on-camera agents with the remaining slots: mid and far on camera
+        // become Full too; only mid off camera stays Reduced and far off camera is Cheap.
+        assert_eq!(run(&s(100), &cells), vec![FULL, FULL, FULL, REDUCED, FULL, CHEAP]);
+    }
+
+    #[test]
+    fn the_six_cells_when_the_near_band_exhausts_the_cap() {
+        // Two near agents use up a cap of 2: nothing on camera is promoted.
+        let cells = [
+            (5.0, true, false, CHEAP),
+            (5.0, false, false, CHEAP),
+            (20.0, true, false, CHEAP),
+            (20.0, false, false, CHEAP),
+            (100.0, true, false, CHEAP),
+            (100.0, false, false, CHEAP),
+        ];
+        assert_eq!(run(&s(2), &cells), vec![FULL, FULL, REDUCED, REDUCED, REDUCED, CHEAP]);
+    }
+
+    #[test]
+    fn near_band_overflow_drops_to_reduced_and_the_nearest_win() {
+        let agents = [(3.0, false, false, CHEAP), (1.0, false, false, CHEAP), (2.0, false, false, CHEAP)];
+        assert_eq!(run(&s(2), &agents), vec![REDUCED, FULL, FULL]);
+        // Zero cap: no one is Full.
+        assert_eq!(run(&s(0), &agents), vec![REDUCED, REDUCED, REDUCED]);
+    }
+
+    #[test]
+    fn near_band_wins_ties_over_camera_in_the_second_pass() {
+        // Cap 1, near agent off camera beats a nearer... camera agent farther away.
+        let agents = [(30.0, true, false, CHEAP), (4.0, false, false, CHEAP)];
+        assert_eq!(run(&s(1), &agents), vec![REDUCED, FULL]);
+    }
+
+    #[test]
+    fn hysteresis_keeps_reduced_agents_reduced_just_past_the_boundary() {
+        let st = s(0);
+        let just_past = st.mid_distance * 1.05;
+        assert_eq!(run(&st, &[(just_past, false, false, REDUCED)]), vec![REDUCED]);
+        assert_eq!(run(&st, &[(just_past, false, false, CHEAP)]), vec![CHEAP]);
+        let well_past = st.mid_distance * 1.2;
+        assert_eq!(run(&st, &[(well_past, false, false, REDUCED)]), vec![CHEAP]);
+    }
+
+    #[test]
+    fn dormant_agents_are_cheap_wherever_they_stand() {
+        assert_eq!(run(&s(10), &[(1.0, true, true, FULL)]), vec![CHEAP]);
+    }
+
+    #[test]
+    fn lod_off_makes_everyone_full() {
+        let st = LodSettings { enabled: false, ..Default::default() };
+        assert_eq!(run(&st, &[(1000.0, false, false, CHEAP)]), vec![FULL]);
+    }
+}
