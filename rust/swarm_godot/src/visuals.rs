@@ -1,13 +1,16 @@
 //! Drawing: one `MultiMeshInstance3D` per archetype with a mesh. Each physics frame the agents
 //! of an archetype are written, in parallel, straight into one packed float buffer (3x4
-//! transform rows per instance) handed over with a single `set_buffer` call.
+//! transform rows per instance) handed over with a single `set_buffer` call. A debug view adds a
+//! per-instance colour for the agent's Importance LOD tier.
 
+use godot::classes::base_material_3d::{Flags, ShadingMode};
 use godot::classes::multi_mesh::TransformFormat;
 use godot::classes::node::InternalMode;
-use godot::classes::{Mesh, MultiMesh, MultiMeshInstance3D};
+use godot::classes::{Material, Mesh, MultiMesh, MultiMeshInstance3D, StandardMaterial3D};
 use godot::prelude::*;
 use rayon::prelude::*;
-use swarm_core::agents::Agents;
+use swarm_core::agents::{Agents, FLAG_DORMANT};
+use swarm_core::lod;
 
 use crate::resources::archetype::SwarmAgentArchetype;
 
@@ -19,6 +22,8 @@ pub struct ArchetypeVisual {
     pub multimesh: Gd<MultiMesh>,
     buffer: PackedFloat32Array,
     mesh: Gd<Mesh>,
+    /// The archetype's own material override (restored when the debug view is switched off).
+    material: Option<Gd<Material>>,
     /// Lifts the mesh so its lowest point stands on the ground.
     lift: f32,
 }
@@ -29,6 +34,10 @@ pub struct Visuals {
     pub per_archetype: Vec<Option<ArchetypeVisual>>,
     order: Vec<u32>,
     starts: Vec<usize>,
+    cursor: Vec<usize>,
+    /// Colour agents by LOD tier (green Full, yellow Reduced, red Cheap, blue dormant).
+    debug_tiers: bool,
+    debug_material: Option<Gd<StandardMaterial3D>>,
 }
 
 impl Visuals {
@@ -41,6 +50,7 @@ impl Visuals {
             let r = res.bind();
             (r.mesh(), r.material_override())
         };
+        let debug = self.debug_tiers.then(|| self.debug_material().upcast::<Material>());
         let slot = &mut self.per_archetype[index];
         match (mesh, slot.as_mut()) {
             (None, Some(v)) => {
@@ -54,18 +64,23 @@ impl Visuals {
                     v.lift = lift_of(&mesh);
                     v.mesh = mesh;
                 }
-                if v.instance.get_material_override() != material {
-                    v.instance.set_material_override(material.as_ref());
+                if v.material != material {
+                    v.material = material;
+                    if debug.is_none() {
+                        v.instance.set_material_override(v.material.as_ref());
+                    }
                 }
             }
             (Some(mesh), None) => {
                 let mut mm = MultiMesh::new_gd();
                 mm.set_transform_format(TransformFormat::TRANSFORM_3D);
+                mm.set_use_colors(debug.is_some());
                 mm.set_mesh(&mesh);
                 let mut mmi = MultiMeshInstance3D::new_alloc();
                 mmi.set_name(&format!("SwarmVisual{index}"));
                 mmi.set_multimesh(&mm);
-                mmi.set_material_override(material.as_ref());
+                let shown = if debug.is_some() { debug } else { material.clone() };
+                mmi.set_material_override(shown.as_ref());
                 // Agent positions are global: draw them without the manager's transform.
                 mmi.set_as_top_level(true);
                 parent.add_child_ex(&mmi).internal(InternalMode::FRONT).done();
@@ -76,9 +91,37 @@ impl Visuals {
                     buffer: PackedFloat32Array::new(),
                     lift: lift_of(&mesh),
                     mesh,
+                    material,
                 });
             }
         }
+    }
+
+    /// Switches the LOD-tier colour view on or off.
+    pub fn set_debug_tiers(&mut self, on: bool) {
+        if on == self.debug_tiers {
+            return;
+        }
+        self.debug_tiers = on;
+        let debug = on.then(|| self.debug_material().upcast::<Material>());
+        for v in self.per_archetype.iter_mut().flatten() {
+            // The colour format can only change while the MultiMesh is empty.
+            v.multimesh.set_instance_count(0);
+            v.multimesh.set_use_colors(on);
+            let m = if on { debug.clone() } else { v.material.clone() };
+            v.instance.set_material_override(m.as_ref());
+        }
+    }
+
+    fn debug_material(&mut self) -> Gd<StandardMaterial3D> {
+        self.debug_material
+            .get_or_insert_with(|| {
+                let mut m = StandardMaterial3D::new_gd();
+                m.set_flag(Flags::ALBEDO_FROM_VERTEX_COLOR, true);
+                m.set_shading_mode(ShadingMode::UNSHADED);
+                m
+            })
+            .clone()
     }
 
     /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
@@ -99,13 +142,15 @@ impl Visuals {
             self.starts[i + 1] += self.starts[i];
         }
         self.order.resize(self.starts[n_arch], 0);
-        let mut cursor = self.starts.clone();
+        self.cursor.clear();
+        self.cursor.extend_from_slice(&self.starts);
         for (i, &a) in agents.archetype.iter().enumerate() {
             if (a as usize) < n_arch {
-                self.order[cursor[a as usize]] = i as u32;
-                cursor[a as usize] += 1;
+                self.order[self.cursor[a as usize]] = i as u32;
+                self.cursor[a as usize] += 1;
             }
         }
+        let floats = if self.debug_tiers { FLOATS + 4 } else { FLOATS };
 
         for (a, vis) in self.per_archetype.iter_mut().enumerate() {
             let Some(v) = vis else { continue };
@@ -117,12 +162,15 @@ impl Visuals {
             if count == 0 {
                 continue;
             }
-            v.buffer.resize(count * FLOATS);
+            v.buffer.resize(count * floats);
             let lift = v.lift;
             let out = v.buffer.as_mut_slice();
-            out.par_chunks_mut(CHUNK * FLOATS).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
-                for (o, &i) in out.chunks_exact_mut(FLOATS).zip(idx) {
-                    write_transform(o, agents, i as usize, lift);
+            out.par_chunks_mut(CHUNK * floats).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
+                for (o, &i) in out.chunks_exact_mut(floats).zip(idx) {
+                    write_transform(&mut o[..FLOATS], agents, i as usize, lift);
+                    if floats > FLOATS {
+                        o[FLOATS..].copy_from_slice(&tier_colour(agents, i as usize));
+                    }
                 }
             });
             v.multimesh.set_buffer(&v.buffer);
@@ -139,6 +187,19 @@ fn write_transform(o: &mut [f32], agents: &Agents, i: usize, lift: f32) {
     let f = agents.facing[i];
     let (s, c) = (f.x, f.y);
     o.copy_from_slice(&[-c, 0.0, -s, p.x, 0.0, 1.0, 0.0, p.y + lift, s, 0.0, -c, p.z]);
+}
+
+/// Debug colour of an agent's LOD tier: green Full, yellow Reduced, red Cheap, blue dormant.
+#[inline]
+fn tier_colour(agents: &Agents, i: usize) -> [f32; 4] {
+    if agents.flags[i] & FLAG_DORMANT != 0 {
+        return [0.2, 0.4, 1.0, 1.0];
+    }
+    match agents.tier[i] {
+        lod::FULL => [0.1, 0.9, 0.2, 1.0],
+        lod::REDUCED => [1.0, 0.85, 0.1, 1.0],
+        _ => [0.95, 0.15, 0.1, 1.0],
+    }
 }
 
 fn lift_of(mesh: &Gd<Mesh>) -> f32 {

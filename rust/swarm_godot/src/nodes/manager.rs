@@ -49,9 +49,14 @@ pub struct SwarmManager {
     #[export]
     #[init(val = 1)]
     random_seed: i64,
-    /// Camera used for visibility decisions. Empty: the viewport's camera.
+    /// Camera used for visibility decisions (Importance LOD, dormancy, recycling). Empty: the
+    /// viewport's current camera. With no camera nothing counts as drawn.
     #[export]
     visibility_camera: NodePath,
+    /// Debug view: colour agents by Importance LOD tier (green Full, yellow Reduced, red Cheap,
+    /// blue dormant) instead of their material.
+    #[export]
+    debug_draw_lod_tiers: bool,
 
     world: Option<World>,
     world_settings: Option<WorldSettings>,
@@ -91,6 +96,7 @@ impl INode3D for SwarmManager {
         let world = self.world_mut();
         world.set_camera(camera);
         world.step(delta as f32);
+        self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         if let Some(w) = &self.world {
             self.visuals.update(w.agents());
         }
@@ -327,8 +333,8 @@ impl SwarmManager {
     }
 
     /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `active_targets`,
-    /// `registered_targets`, `ticks`, `lod_full`, `lod_reduced`, `lod_cheap`, `dormant_count` and
-    /// `flow_field_rebakes`. Until Importance LOD exists every agent runs at full quality.
+    /// `registered_targets`, `ticks`, agents per Importance LOD tier (`lod_full`, `lod_reduced`,
+    /// `lod_cheap`; dormant agents count as Cheap), `dormant_count` and `flow_field_rebakes`.
     #[func]
     fn get_stats(&self) -> VarDictionary {
         let (count, stats) = match &self.world {
@@ -342,10 +348,10 @@ impl SwarmManager {
             "active_targets" => stats.active_targets as i64,
             "registered_targets" => self.targets.len() as i64,
             "ticks" => stats.ticks as i64,
-            "lod_full" => count,
-            "lod_reduced" => 0i64,
-            "lod_cheap" => 0i64,
-            "dormant_count" => 0i64,
+            "lod_full" => stats.tiers.full as i64,
+            "lod_reduced" => stats.tiers.reduced as i64,
+            "lod_cheap" => stats.tiers.cheap as i64,
+            "dormant_count" => stats.tiers.dormant as i64,
             "flow_field_rebakes" => 0i64,
         }
     }
@@ -370,6 +376,26 @@ impl SwarmManager {
     #[func]
     fn _monitor_active_targets(&self) -> i64 {
         self.world.as_ref().map_or(0, |w| w.stats().active_targets as i64)
+    }
+
+    #[func]
+    fn _monitor_lod_full(&self) -> i64 {
+        self.world.as_ref().map_or(0, |w| w.stats().tiers.full as i64)
+    }
+
+    #[func]
+    fn _monitor_lod_reduced(&self) -> i64 {
+        self.world.as_ref().map_or(0, |w| w.stats().tiers.reduced as i64)
+    }
+
+    #[func]
+    fn _monitor_lod_cheap(&self) -> i64 {
+        self.world.as_ref().map_or(0, |w| w.stats().tiers.cheap as i64)
+    }
+
+    #[func]
+    fn _monitor_dormant(&self) -> i64 {
+        self.world.as_ref().map_or(0, |w| w.stats().tiers.dormant as i64)
     }
 }
 
@@ -583,12 +609,16 @@ impl SwarmManager {
         }
     }
 
-    fn monitor_ids(&self) -> [(String, &'static str); 3] {
+    fn monitor_ids(&self) -> [(String, &'static str); 7] {
         let n = self.base().get_name();
         [
             (format!("Swarm/{n} agents"), "get_agent_count"),
             (format!("Swarm/{n} step ms"), "_monitor_step_ms"),
             (format!("Swarm/{n} active targets"), "_monitor_active_targets"),
+            (format!("Swarm/{n} LOD full"), "_monitor_lod_full"),
+            (format!("Swarm/{n} LOD reduced"), "_monitor_lod_reduced"),
+            (format!("Swarm/{n} LOD cheap"), "_monitor_lod_cheap"),
+            (format!("Swarm/{n} dormant"), "_monitor_dormant"),
         ]
     }
 
