@@ -25,6 +25,10 @@ pub struct AgentParams {
 pub const FLAG_PINNED: u8 = 1;
 /// Agent is dormant: no steering until a target comes near (or it is woken).
 pub const FLAG_DORMANT: u8 = 2;
+/// Agent is one of the few pressing its target this step (Close-Range Pressure).
+pub const FLAG_PRESSING: u8 = 4;
+/// Agent is backing off its target (Retreat).
+pub const FLAG_RETREATING: u8 = 8;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Agents {
@@ -57,6 +61,8 @@ pub struct Agents {
     pub ps_cache: Vec<Vec2>,
     /// Cached approach steering and goal direction, reused between throttled updates.
     pub approach_cache: Vec<[Vec2; 2]>,
+    /// Cached Hold Nearby and Out-of-Sight pulls.
+    pub group_cache: Vec<[Vec2; 2]>,
 }
 
 /// What a new agent starts with.
@@ -93,6 +99,7 @@ impl Agents {
             dormant_timer: Vec::with_capacity(cap),
             ps_cache: Vec::with_capacity(cap),
             approach_cache: Vec::with_capacity(cap),
+            group_cache: Vec::with_capacity(cap),
         }
     }
 
@@ -124,6 +131,7 @@ impl Agents {
         self.dormant_timer.push(0.0);
         self.ps_cache.push(Vec2::ZERO);
         self.approach_cache.push([Vec2::ZERO; 2]);
+        self.group_cache.push([Vec2::ZERO; 2]);
         self.len() - 1
     }
 
@@ -149,6 +157,7 @@ impl Agents {
         self.dormant_timer.swap_remove(i);
         self.ps_cache.swap_remove(i);
         self.approach_cache.swap_remove(i);
+        self.group_cache.swap_remove(i);
         (i != last).then(|| self.slot[i])
     }
 }

@@ -201,6 +201,60 @@ pub struct BehaviorProfile {
     pub idle_strength: f32,
     /// Seconds between wander direction changes.
     pub idle_period: f32,
+    // Surround Shape
+    pub use_surround_shape: bool,
+    /// Smallest ring radius around the target (the distance agents keep while fighting).
+    pub combat_standoff: f32,
+    /// Radial thickness of the band of slots; crowding beyond what the band holds pushes it out.
+    pub surround_width: f32,
+    /// Room each agent takes on the ring (metres between neighbours).
+    pub surround_spacing: f32,
+    /// How strongly crowding pushes an agent sideways along the ring into open lanes.
+    pub lane_slide_strength: f32,
+    // Hold Nearby Swarm
+    pub use_hold_nearby: bool,
+    pub hold_strength: f32,
+    pub hold_radius: f32,
+    pub hold_max_samples: u32,
+    // Predictive Catch-Up
+    pub use_predictive: bool,
+    pub predictive_weight: f32,
+    /// Seconds of target motion to lead by (capped by the time to reach the target).
+    pub look_ahead_time: f32,
+    pub max_prediction_distance: f32,
+    // Retreat
+    pub use_retreat: bool,
+    pub retreat_weight: f32,
+    /// Closer than this to the target an agent starts to back off...
+    pub retreat_start_distance: f32,
+    /// ...and keeps backing off, with a fading push, until it is this far.
+    pub retreat_stop_distance: f32,
+    // Close-Range Pressure
+    pub use_pressure: bool,
+    /// Agents press inside this distance of the target (their attack reach).
+    pub strike_distance: f32,
+    /// At most this many agents press one target at a time; the rest queue and circle.
+    pub max_active_attackers: u32,
+    /// Seconds of one turn-taking cycle; each agent may press during its own window of it.
+    pub turn_taking_cycle: f32,
+    /// Seconds of each cycle an agent is allowed to press.
+    pub press_window: f32,
+    /// How far outside the strike distance queued agents wait.
+    pub queue_gap: f32,
+    /// Strength of the circling of queued agents.
+    pub queue_circle_strength: f32,
+    // Orbit Style
+    pub use_orbit: bool,
+    pub orbit_weight: f32,
+    pub orbit_radius: f32,
+    /// +1 counter-clockwise, -1 clockwise, 0 a random direction per agent.
+    pub orbit_direction: i32,
+    // Out-of-Sight Fallback
+    pub use_out_of_sight: bool,
+    /// Agents farther than this from their target cannot see it: they follow allies who can.
+    pub sight_distance: f32,
+    pub follow_radius: f32,
+    pub follow_max_samples: u32,
 }
 
 impl Default for BehaviorProfile {
@@ -220,6 +274,38 @@ impl Default for BehaviorProfile {
             idle_weight: 0.25,
             idle_strength: 0.3,
             idle_period: 2.0,
+            use_surround_shape: false,
+            combat_standoff: 1.2,
+            surround_width: 1.0,
+            surround_spacing: 0.9,
+            lane_slide_strength: 0.6,
+            use_hold_nearby: false,
+            hold_strength: 0.4,
+            hold_radius: 4.0,
+            hold_max_samples: 8,
+            use_predictive: false,
+            predictive_weight: 1.0,
+            look_ahead_time: 0.8,
+            max_prediction_distance: 8.0,
+            use_retreat: false,
+            retreat_weight: 1.5,
+            retreat_start_distance: 2.0,
+            retreat_stop_distance: 7.0,
+            use_pressure: false,
+            strike_distance: 1.6,
+            max_active_attackers: 3,
+            turn_taking_cycle: 4.0,
+            press_window: 2.0,
+            queue_gap: 1.5,
+            queue_circle_strength: 0.5,
+            use_orbit: false,
+            orbit_weight: 1.0,
+            orbit_radius: 7.0,
+            orbit_direction: 0,
+            use_out_of_sight: false,
+            sight_distance: 25.0,
+            follow_radius: 8.0,
+            follow_max_samples: 8,
         }
     }
 }
@@ -238,6 +324,33 @@ impl BehaviorProfile {
         self.idle_weight = finite_clamp(self.idle_weight, 0.0, 1000.0, d.idle_weight);
         self.idle_strength = finite_clamp(self.idle_strength, 0.0, 1.0, d.idle_strength);
         self.idle_period = finite_clamp(self.idle_period, 0.05, 60.0, d.idle_period);
+        self.combat_standoff = finite_clamp(self.combat_standoff, 0.0, 1000.0, d.combat_standoff);
+        self.surround_width = finite_clamp(self.surround_width, 0.05, 100.0, d.surround_width);
+        self.surround_spacing = finite_clamp(self.surround_spacing, 0.05, 100.0, d.surround_spacing);
+        self.lane_slide_strength = finite_clamp(self.lane_slide_strength, 0.0, 10.0, d.lane_slide_strength);
+        self.hold_strength = finite_clamp(self.hold_strength, 0.0, 1000.0, d.hold_strength);
+        self.hold_radius = finite_clamp(self.hold_radius, 0.0, 100.0, d.hold_radius);
+        self.hold_max_samples = self.hold_max_samples.clamp(1, 64);
+        self.predictive_weight = finite_clamp(self.predictive_weight, 0.0, 1000.0, d.predictive_weight);
+        self.look_ahead_time = finite_clamp(self.look_ahead_time, 0.0, 10.0, d.look_ahead_time);
+        self.max_prediction_distance =
+            finite_clamp(self.max_prediction_distance, 0.0, 1000.0, d.max_prediction_distance);
+        self.retreat_weight = finite_clamp(self.retreat_weight, 0.0, 1000.0, d.retreat_weight);
+        self.retreat_start_distance = finite_clamp(self.retreat_start_distance, 0.0, 1000.0, d.retreat_start_distance);
+        self.retreat_stop_distance = finite_clamp(self.retreat_stop_distance, 0.0, 1000.0, d.retreat_stop_distance)
+            .max(self.retreat_start_distance);
+        self.strike_distance = finite_clamp(self.strike_distance, 0.0, 1000.0, d.strike_distance);
+        self.max_active_attackers = self.max_active_attackers.min(1024);
+        self.turn_taking_cycle = finite_clamp(self.turn_taking_cycle, 0.05, 600.0, d.turn_taking_cycle);
+        self.press_window = finite_clamp(self.press_window, 0.0, 600.0, d.press_window).min(self.turn_taking_cycle);
+        self.queue_gap = finite_clamp(self.queue_gap, 0.0, 100.0, d.queue_gap);
+        self.queue_circle_strength = finite_clamp(self.queue_circle_strength, 0.0, 10.0, d.queue_circle_strength);
+        self.orbit_weight = finite_clamp(self.orbit_weight, 0.0, 1000.0, d.orbit_weight);
+        self.orbit_radius = finite_clamp(self.orbit_radius, 0.0, 1000.0, d.orbit_radius);
+        self.orbit_direction = self.orbit_direction.signum();
+        self.sight_distance = finite_clamp(self.sight_distance, 0.0, 1e6, d.sight_distance);
+        self.follow_radius = finite_clamp(self.follow_radius, 0.0, 100.0, d.follow_radius);
+        self.follow_max_samples = self.follow_max_samples.clamp(1, 64);
         self
     }
 
@@ -252,6 +365,18 @@ impl BehaviorProfile {
         }
         if self.use_idle_motion {
             w = w.max(self.idle_weight);
+        }
+        if self.use_hold_nearby {
+            w = w.max(self.hold_strength);
+        }
+        if self.use_predictive {
+            w = w.max(self.predictive_weight);
+        }
+        if self.use_retreat {
+            w = w.max(self.retreat_weight);
+        }
+        if self.use_orbit {
+            w = w.max(self.orbit_weight);
         }
         w.max(1e-6)
     }

@@ -4,6 +4,7 @@
 //! grid); the step is a fixed pipeline of functions over that data, parallel over fixed-size
 //! chunks of agents with results independent of the thread count.
 
+mod agent_step;
 pub mod agents;
 pub mod body_blocking;
 pub mod camera;

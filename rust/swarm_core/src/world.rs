@@ -13,26 +13,25 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
 
-use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED};
+use crate::agent_step::{AgentIn, AgentState, StepCtx};
+use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING};
 use crate::body_blocking;
 use crate::camera::Frustum;
 use crate::config::{Archetype, WorldSettings};
 use crate::ids::{AgentId, IdTable};
-use crate::lod::{self, LodSettings, TierCounts};
-use crate::movement::{accelerate, desired_facing, turn};
-use crate::noise::hash01;
+use crate::lod::{self, TierCounts};
 use crate::spatial_grid::SpatialGrid;
-use crate::steering::{approach::approach, blend, idle::idle_wander, personal_space::personal_space};
-use crate::targets::{choose_target, Targets, NO_TARGET};
+use crate::steering::pressure;
+use crate::targets::{Targets, NO_TARGET};
 
 /// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
 pub const CHUNK: usize = 1024;
 
 /// An archetype as the step uses it: sanitized config plus derived constants.
 #[derive(Clone, Debug)]
-struct ArchetypeRuntime {
-    config: Archetype,
-    weight_scale: f32,
+pub(crate) struct ArchetypeRuntime {
+    pub config: Archetype,
+    pub weight_scale: f32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -67,6 +66,10 @@ pub struct World {
     lod_flags: Vec<u8>,
     lod_dist: Vec<f32>,
     lod_scratch: Vec<(f32, u32)>,
+    sees: Vec<bool>,
+    target_counts: Vec<u32>,
+    press_candidates: Vec<pressure::Candidate>,
+    pressing: Vec<u32>,
     partials: Vec<DVec3>,
     rng: Pcg32,
     time: f64,
@@ -100,6 +103,10 @@ impl World {
             lod_flags: Vec::with_capacity(cap),
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: Vec::with_capacity(cap),
+            sees: Vec::with_capacity(cap),
+            target_counts: Vec::new(),
+            press_candidates: Vec::new(),
+            pressing: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             archetypes: Vec::new(),
             time: 0.0,
@@ -499,6 +506,8 @@ impl World {
             + b(&a.dormant_timer)
             + b(&a.ps_cache)
             + b(&a.approach_cache)
+            + b(&a.group_cache)
+            + b(&self.sees)
             + b(&self.lod_flags)
             + b(&self.lod_dist)
             + self.ids.heap_bytes()
@@ -563,16 +572,19 @@ impl World {
         let s = &self.settings;
         let (targets, camera) = (&self.targets, self.camera.as_ref());
         let a = &mut self.agents;
-        let (pos, target, params) = (&a.pos[..], &a.target[..], &a.params[..]);
+        self.sees.resize(n, true);
+        let archetypes = &self.archetypes;
+        let (pos, target, params, arch) = (&a.pos[..], &a.target[..], &a.params[..], &a.archetype[..]);
         (
             self.lod_flags.par_chunks_mut(CHUNK),
             self.lod_dist.par_chunks_mut(CHUNK),
             a.flags.par_chunks_mut(CHUNK),
             a.dormant_timer.par_chunks_mut(CHUNK),
+            self.sees.par_chunks_mut(CHUNK),
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(ci, (lf, ld, flags, timer))| {
+            .for_each(|(ci, (lf, ld, flags, timer, sees))| {
                 for k in 0..lf.len() {
                     let i = ci * CHUNK + k;
                     let p = pos[i];
@@ -596,10 +608,66 @@ impl World {
                     flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
                     lf[k] = s.lod.flags(dist, on_camera, dormant);
                     ld[k] = dist;
+                    // Plain distance sight (occlusion comes with perception).
+                    let b = &archetypes[arch[i] as usize].config.behavior;
+                    sees[k] = !b.use_out_of_sight || dist <= b.sight_distance;
                 }
             });
         self.stats.tiers =
             lod::assign_tiers(&s.lod, &self.lod_flags, &self.lod_dist, &mut self.agents.tier, &mut self.lod_scratch);
+        self.count_per_target();
+        self.select_pressing();
+    }
+
+    /// Agents chasing each target slot, for Surround Shape's ring size (skipped when unused).
+    fn count_per_target(&mut self) {
+        self.target_counts.clear();
+        if !self.archetypes.iter().any(|a| a.config.behavior.use_surround_shape) {
+            return;
+        }
+        for &t in &self.agents.target {
+            if t != NO_TARGET {
+                let t = t as usize;
+                if self.target_counts.len() <= t {
+                    self.target_counts.resize(t + 1, 0);
+                }
+                self.target_counts[t] += 1;
+            }
+        }
+    }
+
+    /// Close-Range Pressure turn-taking: per target, the nearest agents whose press window is
+    /// open, up to their `max_active_attackers`, press; everyone else's pressing flag is cleared.
+    fn select_pressing(&mut self) {
+        let uses = self.archetypes.iter().any(|a| a.config.behavior.use_pressure);
+        let a = &mut self.agents;
+        if !uses {
+            return;
+        }
+        self.press_candidates.clear();
+        for i in 0..a.len() {
+            a.flags[i] &= !FLAG_PRESSING;
+            let b = &self.archetypes[a.archetype[i] as usize].config.behavior;
+            let t = a.target[i];
+            if !b.use_pressure || t == NO_TARGET || a.flags[i] & FLAG_DORMANT != 0 {
+                continue;
+            }
+            let d = self.lod_dist[i];
+            if d <= b.strike_distance + b.queue_gap + b.arrival_distance
+                && pressure::window_open(self.time, a.seed[i], b.turn_taking_cycle, b.press_window)
+            {
+                self.press_candidates.push((t, d, i as u32, b.max_active_attackers));
+            }
+        }
+        pressure::select_pressing(&mut self.press_candidates, &mut self.pressing);
+        for &i in &self.pressing {
+            a.flags[i as usize] |= FLAG_PRESSING;
+        }
+    }
+
+    /// Whether an agent is pressing its target this step (Close-Range Pressure).
+    pub fn is_pressing(&self, id: AgentId) -> bool {
+        self.ids.resolve(id).is_some_and(|i| self.agents.flags[i] & FLAG_PRESSING != 0)
     }
 
     fn step_parallel(&mut self, dt: f32) {
@@ -622,18 +690,12 @@ impl World {
             targets: &self.targets,
             grid: &self.grid,
             lod: &self.settings.lod,
+            target_counts: &self.target_counts,
+            sees: &self.sees,
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, flags, seeds, slots, tiers) = (
-            &a.pos[..],
-            &a.vel[..],
-            &a.params[..],
-            &a.archetype[..],
-            &a.flags[..],
-            &a.seed[..],
-            &a.slot_dir[..],
-            &a.tier[..],
-        );
+        let (pos, vel, params, arch, seeds, slots, tiers) =
+            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.slot_dir[..], &a.tier[..]);
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.facing.par_chunks_mut(CHUNK),
@@ -643,28 +705,36 @@ impl World {
             a.retarget_timer.par_chunks_mut(CHUNK),
             a.ps_cache.par_chunks_mut(CHUNK),
             a.approach_cache.par_chunks_mut(CHUNK),
+            a.flags.par_chunks_mut(CHUNK),
+            a.group_cache.par_chunks_mut(CHUNK),
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache))| {
-                let base = ci * CHUNK;
-                for k in 0..np.len() {
-                    let i = base + k;
-                    let input = AgentIn { i, pos, vel, params, arch, flags, seeds, slots, tiers };
-                    let mut st = AgentState {
-                        facing: facing[k],
-                        yaw_rate: yaw_rate[k],
-                        steer: steer[k],
-                        target: target[k],
-                        timer: timer[k],
-                        ps_cache: ps_cache[k],
-                        approach_cache: ap_cache[k],
-                    };
-                    np[k] = ctx.agent_step(&input, &mut st);
-                    (facing[k], yaw_rate[k], steer[k], target[k], timer[k], ps_cache[k], ap_cache[k]) =
-                        (st.facing, st.yaw_rate, st.steer, st.target, st.timer, st.ps_cache, st.approach_cache);
-                }
-            });
+            .for_each(
+                |(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group))| {
+                    let base = ci * CHUNK;
+                    for k in 0..np.len() {
+                        let i = base + k;
+                        let input = AgentIn { i, pos, vel, params, arch, seeds, slots, tiers };
+                        let mut st = AgentState {
+                            facing: facing[k],
+                            yaw_rate: yaw_rate[k],
+                            steer: steer[k],
+                            target: target[k],
+                            timer: timer[k],
+                            flags: flags[k],
+                            ps_cache: ps_cache[k],
+                            approach_cache: ap_cache[k],
+                            group_cache: group[k],
+                        };
+                        np[k] = ctx.agent_step(&input, &mut st);
+                        (facing[k], yaw_rate[k], steer[k], target[k], timer[k]) =
+                            (st.facing, st.yaw_rate, st.steer, st.target, st.timer);
+                        (flags[k], ps_cache[k], ap_cache[k], group[k]) =
+                            (st.flags, st.ps_cache, st.approach_cache, st.group_cache);
+                    }
+                },
+            );
 
         if self.settings.body_blocking && n > 1 {
             // Positions moved up to max_speed * dt since the grid was built (both agents of a
@@ -709,116 +779,4 @@ impl World {
 fn runtime(a: Archetype) -> ArchetypeRuntime {
     let config = a.sanitized();
     ArchetypeRuntime { weight_scale: config.behavior.weight_scale(), config }
-}
-
-/// Read-only inputs of the per-agent step.
-struct StepCtx<'a> {
-    dt: f32,
-    time: f64,
-    ground: f32,
-    tick: u32,
-    retarget_interval: f32,
-    hysteresis: f32,
-    archetypes: &'a [ArchetypeRuntime],
-    targets: &'a Targets,
-    grid: &'a SpatialGrid,
-    lod: &'a LodSettings,
-}
-
-/// Shared, read-only views of the agent arrays at the start of the step.
-struct AgentIn<'a> {
-    i: usize,
-    pos: &'a [Vec3],
-    vel: &'a [Vec3],
-    params: &'a [AgentParams],
-    arch: &'a [u16],
-    flags: &'a [u8],
-    seeds: &'a [u32],
-    slots: &'a [Vec2],
-    tiers: &'a [u8],
-}
-
-/// Per-agent fields the step reads and writes in place (only this agent reads them).
-struct AgentState {
-    facing: Vec2,
-    yaw_rate: f32,
-    steer: Vec2,
-    target: u32,
-    timer: f32,
-    ps_cache: Vec2,
-    approach_cache: [Vec2; 2],
-}
-
-/// Below this approach strength an agent counts as idle for Idle Motion.
-const IDLE_BELOW: f32 = 0.3;
-
-impl StepCtx<'_> {
-    #[inline]
-    fn agent_step(&self, a: &AgentIn, st: &mut AgentState) -> Vec3 {
-        let i = a.i;
-        let rt = &self.archetypes[a.arch[i] as usize];
-        let b = &rt.config.behavior;
-        let m = &rt.config.movement;
-        let prm = &a.params[i];
-        let seed = a.seeds[i];
-        let p3 = a.pos[i];
-        let p = Vec2::new(p3.x, p3.z);
-        let v = Vec2::new(a.vel[i].x, a.vel[i].z);
-
-        // Target choice: pinned agents keep theirs; others re-evaluate on their cooldown or
-        // as soon as their target leaves the active set.
-        st.timer -= self.dt;
-        if a.flags[i] & FLAG_PINNED == 0 && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active))
-        {
-            st.target = choose_target(self.targets, p3, st.target, self.hysteresis);
-            st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
-        }
-
-        let mut contrib = [(0.0f32, Vec2::ZERO); 3];
-        let mut n = 0;
-        let mut goal = Vec2::ZERO;
-        let mut approach_strength = 0.0;
-        if a.flags[i] & FLAG_DORMANT == 0 {
-            // Importance LOD: Reduced and Cheap agents refresh approach and Personal Space every
-            // `interval` steps (staggered by seed) and reuse the cached results in between.
-            let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
-            let due = interval <= 1 || self.tick.wrapping_add(seed) % interval == 0;
-            if b.use_approach {
-                if let Some(t) = self.targets.get(st.target) {
-                    if due {
-                        let tp = Vec2::new(t.position.x, t.position.z);
-                        let ap = approach(p, tp, Vec2::new(t.velocity.x, t.velocity.z), a.slots[i], b);
-                        st.approach_cache = [ap.steer, ap.goal_dir];
-                    }
-                    let [s, g] = st.approach_cache;
-                    contrib[n] = (b.approach_weight, s);
-                    n += 1;
-                    goal = g;
-                    approach_strength = s.length();
-                }
-            }
-            if b.use_personal_space {
-                if due {
-                    st.ps_cache = personal_space(i as u32, seed, p, b.spacing_radius, samples, self.grid);
-                }
-                contrib[n] = (b.spacing_strength, st.ps_cache);
-                n += 1;
-            }
-            if b.use_idle_motion && approach_strength < IDLE_BELOW {
-                let fade = 1.0 - approach_strength / IDLE_BELOW;
-                contrib[n] = (b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
-                n += 1;
-            }
-        }
-        let raw = blend::blend(&contrib[..n], rt.weight_scale);
-        st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
-        let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
-
-        match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
-            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, self.dt),
-            None => st.yaw_rate = 0.0,
-        }
-        let np = p + new_v * self.dt;
-        Vec3::new(np.x, self.ground, np.y)
-    }
 }

@@ -1,7 +1,8 @@
 //! Approach & Surround: head for a slot on a ring around the target. Far away the slot is a
 //! fixed angle per agent (deterministic from its seed); inside the near band the slot is solved
 //! adaptively from the agent's own bearing so agents keep their side instead of crossing over.
-//! The ring trails behind a moving target, and agents slow down within the arrival distance.
+//! The ring (of the given radius) trails behind a moving target, and agents slow down within the
+//! arrival distance.
 
 use glam::Vec2;
 
@@ -23,7 +24,14 @@ pub fn slot_dir(seed: u32) -> Vec2 {
     Vec2::new(a.cos(), a.sin())
 }
 
-pub fn approach(pos: Vec2, target_pos: Vec2, target_vel: Vec2, fixed_dir: Vec2, b: &BehaviorProfile) -> Approach {
+pub fn approach(
+    pos: Vec2,
+    target_pos: Vec2,
+    target_vel: Vec2,
+    fixed_dir: Vec2,
+    radius: f32,
+    b: &BehaviorProfile,
+) -> Approach {
     let center = target_pos - target_vel * b.trail_time;
     let to_target = target_pos - pos;
     let goal_dir = to_target.normalize_or_zero();
@@ -36,7 +44,7 @@ pub fn approach(pos: Vec2, target_pos: Vec2, target_vel: Vec2, fixed_dir: Vec2, 
         // arriving from one side still spreads around the ring.
         (from_center / d * 0.8 + fixed_dir * 0.2).normalize_or(fixed_dir)
     };
-    let slot = center + slot_dir * b.surround_radius;
+    let slot = center + slot_dir * radius;
     let to_slot = slot - pos;
     let ds = to_slot.length();
     if ds < 1e-5 {
@@ -53,7 +61,7 @@ mod tests {
     #[test]
     fn far_agents_head_to_the_target_at_full_strength() {
         let b = BehaviorProfile::default();
-        let a = approach(Vec2::new(-100.0, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(3), &b);
+        let a = approach(Vec2::new(-100.0, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(3), b.surround_radius, &b);
         assert!((a.steer.length() - 1.0).abs() < 1e-5);
         assert!(a.steer.x > 0.99);
     }
@@ -63,7 +71,7 @@ mod tests {
         let b = BehaviorProfile::default();
         // An agent on the ring east of the target stays east (adaptive slot), nearly still.
         let p = Vec2::new(b.surround_radius, 0.0);
-        let a = approach(p, Vec2::ZERO, Vec2::ZERO, slot_dir(12345), &b);
+        let a = approach(p, Vec2::ZERO, Vec2::ZERO, slot_dir(12345), b.surround_radius, &b);
         assert!(a.steer.length() < 1.0, "slows within arrival distance");
         let next = p + a.steer * 0.1;
         assert!(next.x > 0.0);
@@ -73,8 +81,9 @@ mod tests {
     fn the_ring_trails_behind_a_moving_target() {
         let b = BehaviorProfile::default();
         // Target moving +x: an agent straight ahead of it is steered back toward the trailing ring.
-        let moving = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::new(10.0, 0.0), slot_dir(1), &b);
-        let still = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(1), &b);
+        let moving =
+            approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::new(10.0, 0.0), slot_dir(1), b.surround_radius, &b);
+        let still = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(1), b.surround_radius, &b);
         assert!(moving.steer.x < still.steer.x);
     }
 }

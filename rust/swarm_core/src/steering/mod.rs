@@ -4,5 +4,12 @@
 
 pub mod approach;
 pub mod blend;
+pub mod hold_nearby;
 pub mod idle;
+pub mod orbit;
+pub mod out_of_sight;
 pub mod personal_space;
+pub mod predictive;
+pub mod pressure;
+pub mod retreat;
+pub mod surround_shape;

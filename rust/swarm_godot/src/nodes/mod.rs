@@ -2,3 +2,5 @@
 
 pub mod manager;
 pub mod target;
+pub mod spawners;
+pub mod director;

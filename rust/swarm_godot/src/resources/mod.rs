@@ -4,3 +4,4 @@ pub mod archetype;
 pub mod behavior_profile;
 pub mod movement_profile;
 pub mod settings;
+pub mod spawn_profile;

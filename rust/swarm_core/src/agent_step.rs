@@ -1,0 +1,241 @@
+//! The per-agent step: target choice, every steering behaviour blended, movement and turning,
+//! for one agent, from read-only views of the step's start. Pure with respect to other agents,
+//! so the world runs it in parallel over chunks.
+
+use glam::{Vec2, Vec3};
+
+use crate::agents::{AgentParams, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING};
+use crate::lod::LodSettings;
+use crate::movement::{accelerate, desired_facing, turn};
+use crate::noise::hash01;
+use crate::spatial_grid::SpatialGrid;
+use crate::steering::{
+    approach::approach, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
+    personal_space::personal_space, predictive::predictive, retreat::retreat, surround_shape,
+};
+use crate::targets::{choose_target, Targets};
+use crate::world::ArchetypeRuntime;
+
+/// Read-only inputs of the per-agent step.
+pub(crate) struct StepCtx<'a> {
+    pub dt: f32,
+    pub time: f64,
+    pub ground: f32,
+    pub tick: u32,
+    pub retarget_interval: f32,
+    pub hysteresis: f32,
+    pub archetypes: &'a [ArchetypeRuntime],
+    pub targets: &'a Targets,
+    pub grid: &'a SpatialGrid,
+    pub lod: &'a LodSettings,
+    /// Agents chasing each target slot (for Surround Shape).
+    pub target_counts: &'a [u32],
+    /// Whether each agent sees its target (for Out-of-Sight Fallback).
+    pub sees: &'a [bool],
+}
+
+/// Shared, read-only views of the agent arrays at the start of the step.
+pub(crate) struct AgentIn<'a> {
+    pub i: usize,
+    pub pos: &'a [Vec3],
+    pub vel: &'a [Vec3],
+    pub params: &'a [AgentParams],
+    pub arch: &'a [u16],
+    pub seeds: &'a [u32],
+    pub slots: &'a [Vec2],
+    pub tiers: &'a [u8],
+}
+
+/// Per-agent fields the step reads and writes in place (only this agent reads them).
+pub(crate) struct AgentState {
+    pub facing: Vec2,
+    pub yaw_rate: f32,
+    pub steer: Vec2,
+    pub target: u32,
+    pub timer: f32,
+    pub flags: u8,
+    pub ps_cache: Vec2,
+    /// Approach steering and goal direction.
+    pub approach_cache: [Vec2; 2],
+    /// Hold Nearby and Out-of-Sight pulls.
+    pub group_cache: [Vec2; 2],
+}
+
+/// Below this strength of everything else an agent counts as idle for Idle Motion.
+const IDLE_BELOW: f32 = 0.3;
+/// Slot radius of a pressing agent, as a fraction of the strike distance.
+const PRESS_DEPTH: f32 = 0.7;
+
+/// Weighted contributions of one step (at most one per behaviour).
+struct Contributions {
+    items: [(f32, Vec2); 10],
+    n: usize,
+}
+
+impl Contributions {
+    #[inline]
+    fn add(&mut self, w: f32, v: Vec2) {
+        self.items[self.n] = (w, v);
+        self.n += 1;
+    }
+}
+
+impl StepCtx<'_> {
+    #[inline]
+    pub fn agent_step(&self, a: &AgentIn, st: &mut AgentState) -> Vec3 {
+        let i = a.i;
+        let rt = &self.archetypes[a.arch[i] as usize];
+        let b = &rt.config.behavior;
+        let m = &rt.config.movement;
+        let prm = &a.params[i];
+        let seed = a.seeds[i];
+        let p3 = a.pos[i];
+        let p = Vec2::new(p3.x, p3.z);
+        let v = Vec2::new(a.vel[i].x, a.vel[i].z);
+
+        // Target choice: pinned agents keep theirs; others re-evaluate on their cooldown or
+        // as soon as their target leaves the active set.
+        st.timer -= self.dt;
+        if st.flags & FLAG_PINNED == 0 && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active)) {
+            st.target = choose_target(self.targets, p3, st.target, self.hysteresis);
+            st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
+        }
+
+        let mut c = Contributions { items: [(0.0, Vec2::ZERO); 10], n: 0 };
+        let mut goal = Vec2::ZERO;
+        if st.flags & FLAG_DORMANT == 0 {
+            goal = self.behaviours(a, st, rt, &mut c);
+            // Idle Motion fills in only when nothing else moves the agent.
+            if b.use_idle_motion {
+                let others = blend::blend(&c.items[..c.n], rt.weight_scale).length();
+                if others < IDLE_BELOW {
+                    let fade = 1.0 - others / IDLE_BELOW;
+                    c.add(b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
+                }
+            }
+        }
+        let raw = blend::blend(&c.items[..c.n], rt.weight_scale);
+        st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
+        let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
+
+        match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
+            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, self.dt),
+            None => st.yaw_rate = 0.0,
+        }
+        let np = p + new_v * self.dt;
+        Vec3::new(np.x, self.ground, np.y)
+    }
+
+    /// Adds every enabled behaviour's pull (except Idle Motion); returns the goal direction.
+    /// Importance LOD: Reduced and Cheap agents refresh the neighbour-based and approach pulls
+    /// every `interval` steps (staggered by seed) and reuse cached results in between.
+    #[inline]
+    fn behaviours(&self, a: &AgentIn, st: &mut AgentState, rt: &ArchetypeRuntime, c: &mut Contributions) -> Vec2 {
+        let i = a.i;
+        let b = &rt.config.behavior;
+        let seed = a.seeds[i];
+        let p = Vec2::new(a.pos[i].x, a.pos[i].z);
+        let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
+        let due = interval <= 1 || self.tick.wrapping_add(seed) % interval == 0;
+        let target = self.targets.get(st.target);
+        let sees = self.sees[i];
+        let mut goal = Vec2::ZERO;
+
+        if let Some(t) = target {
+            let tp = Vec2::new(t.position.x, t.position.z);
+            let tv = Vec2::new(t.velocity.x, t.velocity.z);
+            let dist = p.distance(tp);
+            let mut retreating = false;
+            if b.use_retreat {
+                let (push, on) =
+                    retreat(p, tp, b.retreat_start_distance, b.retreat_stop_distance, st.flags & FLAG_RETREATING != 0);
+                retreating = on;
+                st.flags = if on { st.flags | FLAG_RETREATING } else { st.flags & !FLAG_RETREATING };
+                c.add(b.retreat_weight, push);
+            }
+            if sees && !retreating {
+                if b.use_approach {
+                    let mut radius = if b.use_surround_shape {
+                        let count = self.target_counts.get(st.target as usize).copied().unwrap_or(0);
+                        surround_shape::slot_radius(b, count, seed)
+                    } else {
+                        b.surround_radius
+                    };
+                    let mut queued = false;
+                    if b.use_pressure {
+                        if st.flags & FLAG_PRESSING != 0 {
+                            radius = b.strike_distance * PRESS_DEPTH;
+                        } else if dist <= b.strike_distance + b.queue_gap + b.arrival_distance {
+                            radius = radius.max(b.strike_distance + b.queue_gap);
+                            queued = true;
+                        }
+                    }
+                    if due {
+                        let ap = approach(p, tp, tv, a.slots[i], radius, b);
+                        st.approach_cache = [ap.steer, ap.goal_dir];
+                    }
+                    let [s, g] = st.approach_cache;
+                    c.add(b.approach_weight, s);
+                    goal = g;
+                    if queued {
+                        // Queued agents circle, waiting for their turn.
+                        c.add(b.approach_weight * b.queue_circle_strength, orbit(p, tp, radius, 0, seed));
+                    }
+                }
+                if b.use_predictive {
+                    let lead = predictive(
+                        p,
+                        tp,
+                        tv,
+                        a.params[i].max_speed,
+                        b.look_ahead_time,
+                        b.max_prediction_distance,
+                        b.surround_near_band,
+                    );
+                    c.add(b.predictive_weight, lead);
+                }
+                if b.use_orbit {
+                    c.add(b.orbit_weight, orbit(p, tp, b.orbit_radius, b.orbit_direction, seed));
+                    if goal == Vec2::ZERO {
+                        goal = (tp - p).normalize_or_zero();
+                    }
+                }
+            }
+            if b.use_personal_space {
+                if due {
+                    st.ps_cache = personal_space(i as u32, seed, p, b.spacing_radius, samples, self.grid);
+                }
+                c.add(b.spacing_strength, st.ps_cache);
+                if b.use_surround_shape && dist < b.surround_near_band {
+                    c.add(b.spacing_strength, surround_shape::lane_slide(p, tp, st.ps_cache, b.lane_slide_strength));
+                }
+            }
+            if b.use_out_of_sight && !sees {
+                if due {
+                    st.group_cache[1] = follow_seers(
+                        i as u32,
+                        p,
+                        b.follow_radius,
+                        b.follow_max_samples.min(samples.max(2)),
+                        self.grid,
+                        self.sees,
+                    );
+                }
+                c.add(b.approach_weight, st.group_cache[1]);
+            }
+        } else if b.use_personal_space {
+            if due {
+                st.ps_cache = personal_space(i as u32, seed, p, b.spacing_radius, samples, self.grid);
+            }
+            c.add(b.spacing_strength, st.ps_cache);
+        }
+        if b.use_hold_nearby {
+            if due {
+                st.group_cache[0] =
+                    hold_nearby(i as u32, p, b.hold_radius, b.hold_max_samples.min(samples.max(2)), self.grid);
+            }
+            c.add(b.hold_strength, st.group_cache[0]);
+        }
+        goal
+    }
+}

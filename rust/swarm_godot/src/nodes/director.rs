@@ -1,0 +1,662 @@
+//! `SwarmSpawnerDirector`: decides when and how many agents its spawners place, keeps count of
+//! the ones it spawned, and recycles far, unseen agents back in front of the player.
+
+use std::collections::{HashMap, HashSet};
+
+use godot::classes::{Engine, INode, Node};
+use godot::prelude::*;
+
+use crate::convert::Checker;
+use crate::lookup::{find_manager, TARGET_GROUP};
+use crate::nodes::manager::SwarmManager;
+use crate::nodes::spawners::{ground_height, AnySpawner, View, MAX_COUNT};
+use crate::nodes::target::SwarmTarget;
+use crate::resources::spawn_profile::SwarmSpawnProfile;
+
+/// Seconds between two checks of which of the director's agents are still alive (a safety net:
+/// despawns are also seen at once through [signal SwarmManager.agent_despawned]).
+const SWEEP_INTERVAL: f64 = 0.5;
+
+/// Checked settings of one frame.
+struct Settings {
+    mode: i64,
+    initial_batch: i64,
+    spawn_rate: f64,
+    max_per_frame: i64,
+    max_alive: i64,
+    total_limit: i64,
+    recycle_distance: f32,
+    recycle_interval: f64,
+    recycle_max_per_pass: i64,
+}
+
+/// Drives one or more [SwarmRectSpawner] / [SwarmRingSpawner] nodes: when to spawn, how many at
+/// once and in total, and how many of its agents may be alive. Pick a [member mode]:
+/// [constant ONE_SHOT] spawns [member initial_batch] once; [constant CONTINUOUS] spawns
+/// [member initial_batch] then [member spawn_rate] agents per second; [constant MAINTAIN_POPULATION]
+/// keeps [member max_alive] of its agents alive, replacing the fallen; [constant FINITE_ENCOUNTER]
+/// spawns [member total_limit] agents (the [member initial_batch] first, then at
+/// [member spawn_rate]) and emits [signal encounter_finished] once all of them are gone.
+/// Spawning is spread over the spawners in turn and never exceeds [member max_per_frame] agents
+/// per physics frame.
+///
+/// The pressure recycler ([member recycle_enabled]) takes agents that are off camera and farther
+/// than [member recycle_distance] from every active target and moves them to fresh off-screen
+/// points of the spawners, preferring points ahead of the player (the nearest target, moving or
+/// facing), so a horde keeps up with a running player without spawning more.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node)]
+pub struct SwarmSpawnerDirector {
+    /// The spawners to drive, as paths to [SwarmRectSpawner] or [SwarmRingSpawner] nodes. Empty:
+    /// the director's own children that are spawners.
+    #[export_group(name = "Spawners")]
+    #[export]
+    #[var(hint = TYPE_STRING, hint_string = "22/26:SwarmRectSpawner,SwarmRingSpawner")]
+    spawners: Array<NodePath>,
+    /// Archetypes to spawn, used instead of each spawner's own [member SwarmRectSpawner.spawn_profile]
+    /// and [member SwarmRectSpawner.archetype]. Empty: each spawner uses its own.
+    #[export]
+    spawn_profile: Option<Gd<SwarmSpawnProfile>>,
+
+    /// When agents are spawned: [constant ONE_SHOT], [constant CONTINUOUS],
+    /// [constant MAINTAIN_POPULATION] or [constant FINITE_ENCOUNTER].
+    #[export_group(name = "Spawning")]
+    #[export(enum = (OneShot = 0, Continuous = 1, MaintainPopulation = 2, FiniteEncounter = 3))]
+    mode: i64,
+    /// Agents spawned as soon as the director starts (spread over frames by
+    /// [member max_per_frame]). Not used by [constant MAINTAIN_POPULATION].
+    #[export(range = (0.0, 10000.0, 1.0, or_greater))]
+    #[init(val = 50)]
+    initial_batch: i64,
+    /// Agents per second after the initial batch ([constant CONTINUOUS], [constant FINITE_ENCOUNTER]);
+    /// in [constant MAINTAIN_POPULATION] the fastest refill, 0 meaning as fast as
+    /// [member max_per_frame] allows.
+    #[export(range = (0.0, 1000.0, 0.1, or_greater, suffix = "/s"))]
+    #[init(val = 10.0)]
+    spawn_rate: f32,
+    /// Most agents spawned in one physics frame, to spread big batches over frames.
+    #[export(range = (1.0, 1000.0, 1.0, or_greater))]
+    #[init(val = 50)]
+    max_per_frame: i64,
+    /// Most of this director's agents alive at once; spawning pauses at the limit. In
+    /// [constant MAINTAIN_POPULATION] it is the population kept. 0: no limit.
+    #[export(range = (0.0, 100000.0, 1.0, or_greater))]
+    #[init(val = 500)]
+    max_alive: i64,
+    /// Most agents spawned in total until [method trigger] restarts the count. 0: no limit. In
+    /// [constant FINITE_ENCOUNTER] it is the size of the encounter.
+    #[export(range = (0.0, 100000.0, 1.0, or_greater))]
+    total_limit: i64,
+    /// Start (call [method trigger]) when the scene starts. Off: wait for [method trigger].
+    #[export]
+    #[init(val = true)]
+    auto_start: bool,
+
+    /// Move far, unseen agents to fresh off-screen spawn points ahead of the player.
+    #[export_group(name = "Recycling")]
+    #[export]
+    recycle_enabled: bool,
+    /// Agents farther than this from every active target (and off camera) are recycled. Spawn
+    /// points are chosen closer than this to the player, so a recycled agent is not recycled again.
+    #[export(range = (1.0, 500.0, 0.5, or_greater, suffix = "m"))]
+    #[init(val = 60.0)]
+    recycle_distance: f32,
+    /// Seconds between recycling passes.
+    #[export(range = (0.05, 10.0, 0.05, or_greater, suffix = "s"))]
+    #[init(val = 1.0)]
+    recycle_interval: f32,
+    /// Most agents moved in one pass.
+    #[export(range = (1.0, 1000.0, 1.0, or_greater))]
+    #[init(val = 32)]
+    recycle_max_per_pass: i64,
+
+    running: bool,
+    pending_initial: i64,
+    spawned_total: i64,
+    rate_acc: f64,
+    alive: HashSet<i64>,
+    finished: bool,
+    last_population: Option<usize>,
+    sweep_timer: f64,
+    recycle_timer: f64,
+    cursor: usize,
+    connected: Option<Gd<SwarmManager>>,
+    last_target_pos: HashMap<InstanceId, Vector3>,
+    reported: Vec<String>,
+
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl INode for SwarmSpawnerDirector {
+    fn ready(&mut self) {
+        if self.auto_start && !Engine::singleton().is_editor_hint() {
+            self.trigger();
+        }
+    }
+
+    fn exit_tree(&mut self) {
+        self.disconnect();
+    }
+
+    fn physics_process(&mut self, delta: f64) {
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        self.tick(delta);
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        let mut w = PackedStringArray::new();
+        if let Err(e) = find_manager(&self.to_gd().upcast()) {
+            w.push(&format!("This director has no manager to spawn into: {e}."));
+        }
+        let label = self.label();
+        let (spawners, mut problems) = self.resolve_spawners();
+        if spawners.is_empty() {
+            w.push("No spawners: add SwarmRectSpawner or SwarmRingSpawner children, or list them in spawners.");
+        }
+        let (_, mut more) = self.settings();
+        problems.append(&mut more);
+        for s in &spawners {
+            if !s.problems(self.spawn_profile.as_ref()).is_empty() {
+                problems.push(format!("{label}: spawner '{}' has problems (see its own warnings)", s.node().get_name()));
+            }
+        }
+        for p in problems {
+            let p = p.strip_prefix(&format!("{label}: ")).unwrap_or(&p).to_string();
+            w.push(&format!("{p}."));
+        }
+        w
+    }
+}
+
+#[godot_api]
+impl SwarmSpawnerDirector {
+    /// Spawn [member initial_batch] once, then stop.
+    #[constant]
+    pub const ONE_SHOT: i64 = 0;
+    /// Spawn [member initial_batch], then [member spawn_rate] agents per second, paused while
+    /// [member max_alive] of them live, until [member total_limit] (if any) were spawned.
+    #[constant]
+    pub const CONTINUOUS: i64 = 1;
+    /// Keep [member max_alive] of this director's agents alive, refilling at up to
+    /// [member spawn_rate] per second (0: as fast as [member max_per_frame] allows).
+    #[constant]
+    pub const MAINTAIN_POPULATION: i64 = 2;
+    /// Spawn [member total_limit] agents ([member initial_batch] first, then at
+    /// [member spawn_rate]); when all were spawned and all are gone, emit [signal encounter_finished].
+    #[constant]
+    pub const FINITE_ENCOUNTER: i64 = 3;
+
+    /// Emitted after a physics frame in which this director spawned agents, with how many it
+    /// spawned in that frame.
+    #[signal]
+    fn wave_spawned(count: i64);
+    /// Emitted once per [method trigger] in [constant FINITE_ENCOUNTER] mode, when all
+    /// [member total_limit] agents were spawned and every agent of this director is gone.
+    #[signal]
+    fn encounter_finished();
+    /// Emitted at the end of a physics frame in which the number of this director's live agents
+    /// changed.
+    #[signal]
+    fn population_changed(alive: i64);
+    /// Emitted after a recycling pass moved agents, with how many.
+    #[signal]
+    fn agents_recycled(count: i64);
+
+    /// Starts the director, or restarts it: the initial batch, the rate and the
+    /// [member total_limit] count start over (agents still alive keep counting against
+    /// [member max_alive]). Spawning happens from the next physics frame.
+    #[func]
+    pub fn trigger(&mut self) {
+        self.running = true;
+        self.finished = false;
+        self.pending_initial = self.initial_batch.clamp(0, MAX_COUNT);
+        self.spawned_total = 0;
+        self.rate_acc = 0.0;
+    }
+
+    /// Stops spawning (recycling goes on while [member recycle_enabled]); [method trigger]
+    /// starts again.
+    #[func]
+    fn stop(&mut self) {
+        self.running = false;
+    }
+
+    /// Whether the director is spawning or, in [constant FINITE_ENCOUNTER], waiting for its
+    /// encounter to end.
+    #[func]
+    fn is_running(&self) -> bool {
+        self.running
+    }
+
+    /// Live agents this director spawned (as of its last check: despawns are seen at once).
+    #[func]
+    fn get_alive_count(&self) -> i64 {
+        self.alive.len() as i64
+    }
+
+    /// Ids of the live agents this director spawned.
+    #[func]
+    fn get_alive_ids(&self) -> PackedInt64Array {
+        let mut v: Vec<i64> = self.alive.iter().copied().collect();
+        v.sort_unstable();
+        v.into_iter().collect()
+    }
+
+    /// Agents spawned since the last [method trigger].
+    #[func]
+    fn get_spawned_total(&self) -> i64 {
+        self.spawned_total
+    }
+
+    /// Runs one recycling pass now (whatever [member recycle_enabled] says) and returns how many
+    /// agents it moved.
+    #[func]
+    fn recycle_now(&mut self) -> i64 {
+        let Some((mut manager, mut spawners)) = self.context() else {
+            return 0;
+        };
+        let (s, _) = self.settings();
+        self.recycle_pass(&s, &mut manager, &mut spawners)
+    }
+
+    #[func]
+    fn _on_agent_despawned(&mut self, id: i64) {
+        self.alive.remove(&id);
+    }
+}
+
+impl SwarmSpawnerDirector {
+    fn label(&self) -> String {
+        format!("SwarmSpawnerDirector '{}'", self.base().get_name())
+    }
+
+    /// Prints each problem once while it persists.
+    fn report(&mut self, problems: Vec<String>) {
+        for p in &problems {
+            if !self.reported.contains(p) {
+                godot_error!("{p}");
+            }
+        }
+        self.reported = problems;
+    }
+
+    fn settings(&self) -> (Settings, Vec<String>) {
+        let label = self.label();
+        let mut c = Checker::new(label.clone());
+        let mode = c.i("mode", self.mode, 0, 3);
+        let mut s = Settings {
+            mode,
+            initial_batch: c.i("initial_batch", self.initial_batch, 0, MAX_COUNT),
+            spawn_rate: c.f("spawn_rate", self.spawn_rate, 0.0, 1e6, 0.0) as f64,
+            max_per_frame: c.i("max_per_frame", self.max_per_frame, 1, MAX_COUNT),
+            max_alive: c.i("max_alive", self.max_alive, 0, MAX_COUNT),
+            total_limit: c.i("total_limit", self.total_limit, 0, i64::MAX / 2),
+            recycle_distance: c.f("recycle_distance", self.recycle_distance, 0.0, 1e6, 60.0),
+            recycle_interval: c.f("recycle_interval", self.recycle_interval, 0.01, 1e6, 1.0) as f64,
+            recycle_max_per_pass: c.i("recycle_max_per_pass", self.recycle_max_per_pass, 0, MAX_COUNT),
+        };
+        let mut problems = c.problems;
+        if s.mode == Self::FINITE_ENCOUNTER && s.total_limit == 0 {
+            problems.push(format!(
+                "{label}: total_limit = 0 in FINITE_ENCOUNTER mode, so the encounter has no size; using initial_batch ({}). Set total_limit",
+                s.initial_batch
+            ));
+            s.total_limit = s.initial_batch;
+        }
+        if s.mode == Self::MAINTAIN_POPULATION && s.max_alive == 0 {
+            problems.push(format!(
+                "{label}: max_alive = 0 in MAINTAIN_POPULATION mode: there is no population to keep, nothing is spawned. Set max_alive"
+            ));
+        }
+        (s, problems)
+    }
+
+    /// The spawners to drive and the problems with [member spawners].
+    fn resolve_spawners(&self) -> (Vec<AnySpawner>, Vec<String>) {
+        let label = self.label();
+        let mut out = Vec::new();
+        let mut problems = Vec::new();
+        let node = self.base();
+        if self.spawners.is_empty() {
+            for child in node.get_children().iter_shared() {
+                if let Some(s) = AnySpawner::from_node(child) {
+                    out.push(s);
+                }
+            }
+        } else {
+            for (i, path) in self.spawners.iter_shared().enumerate() {
+                match node.get_node_or_null(&path).map(AnySpawner::from_node) {
+                    Some(Some(s)) => out.push(s),
+                    Some(None) => problems.push(format!(
+                        "{label}: spawners[{i}] = \"{path}\" is not a SwarmRectSpawner or SwarmRingSpawner; it is ignored"
+                    )),
+                    None => problems.push(format!(
+                        "{label}: spawners[{i}] = \"{path}\" does not lead to a node; it is ignored"
+                    )),
+                }
+            }
+        }
+        (out, problems)
+    }
+
+    /// The manager (connected for despawn notices) and the spawners, reporting problems once.
+    fn context(&mut self) -> Option<(Gd<SwarmManager>, Vec<AnySpawner>)> {
+        let label = self.label();
+        let (spawners, mut problems) = self.resolve_spawners();
+        let (_, mut more) = self.settings();
+        problems.append(&mut more);
+        let manager = match find_manager(&self.to_gd().upcast()) {
+            Ok(m) => Some(m),
+            Err(e) => {
+                problems.push(format!("{label}: {e}; nothing is spawned"));
+                None
+            }
+        };
+        if manager.is_some() && spawners.is_empty() && (self.running || self.recycle_enabled) {
+            problems.push(format!(
+                "{label}: no spawners: add SwarmRectSpawner or SwarmRingSpawner children, or list them in spawners"
+            ));
+        }
+        self.report(problems);
+        let manager = manager?;
+        self.connect(&manager);
+        Some((manager, spawners))
+    }
+
+    fn connect(&mut self, manager: &Gd<SwarmManager>) {
+        if self.connected.as_ref() == Some(manager) {
+            return;
+        }
+        self.disconnect();
+        let callable = Callable::from_object_method(&self.to_gd(), "_on_agent_despawned");
+        let mut m = manager.clone();
+        m.connect("agent_despawned", &callable);
+        self.connected = Some(manager.clone());
+    }
+
+    fn disconnect(&mut self) {
+        let Some(mut m) = self.connected.take() else {
+            return;
+        };
+        if m.is_instance_valid() {
+            let callable = Callable::from_object_method(&self.to_gd(), "_on_agent_despawned");
+            if m.is_connected("agent_despawned", &callable) {
+                m.disconnect("agent_despawned", &callable);
+            }
+        }
+    }
+
+    fn tick(&mut self, dt: f64) {
+        let Some((mut manager, mut spawners)) = self.context() else {
+            return;
+        };
+        let (s, _) = self.settings();
+
+        self.sweep_timer += dt;
+        if self.sweep_timer >= SWEEP_INTERVAL {
+            self.sweep_timer = 0.0;
+            self.sweep(&mut manager);
+        }
+
+        if self.running {
+            self.spawn_step(&s, dt, &mut manager, &mut spawners);
+        }
+
+        if self.recycle_enabled {
+            self.recycle_timer += dt;
+            if self.recycle_timer >= s.recycle_interval {
+                self.recycle_timer = 0.0;
+                self.recycle_pass(&s, &mut manager, &mut spawners);
+            }
+        }
+
+        if self.running && s.mode == Self::FINITE_ENCOUNTER && self.spawned_total >= s.total_limit && self.alive.is_empty()
+        {
+            self.running = false;
+            self.finished = true;
+            self.signals().encounter_finished().emit();
+        }
+
+        let n = self.alive.len();
+        if self.last_population != Some(n) {
+            self.last_population = Some(n);
+            self.signals().population_changed().emit(n as i64);
+        }
+    }
+
+    /// Forgets the director's agents that are no longer alive (one batch of checks).
+    fn sweep(&mut self, manager: &mut Gd<SwarmManager>) {
+        if self.alive.is_empty() {
+            return;
+        }
+        let ids: Vec<i64> = self.alive.iter().copied().collect();
+        let dead: Vec<i64> = {
+            let _guard = self.base_mut();
+            ids.into_iter().filter(|&id| !manager.call("is_agent_alive", &[id.to_variant()]).booleanize()).collect()
+        };
+        for id in dead {
+            self.alive.remove(&id);
+        }
+    }
+
+    fn spawn_step(&mut self, s: &Settings, dt: f64, manager: &mut Gd<SwarmManager>, spawners: &mut [AnySpawner]) {
+        let alive = self.alive.len() as i64;
+        let uses_rate = matches!(s.mode, Self::CONTINUOUS | Self::FINITE_ENCOUNTER)
+            || (s.mode == Self::MAINTAIN_POPULATION && s.spawn_rate > 0.0);
+        if uses_rate {
+            self.rate_acc += s.spawn_rate * dt;
+        }
+        let from_rate = self.rate_acc.floor() as i64;
+        let want = match s.mode {
+            Self::ONE_SHOT => self.pending_initial,
+            Self::MAINTAIN_POPULATION => {
+                let deficit = (s.max_alive - alive).max(0);
+                if s.spawn_rate > 0.0 {
+                    deficit.min(from_rate)
+                } else {
+                    deficit
+                }
+            }
+            _ => self.pending_initial + from_rate,
+        };
+        let mut n = want.min(s.max_per_frame);
+        if s.max_alive > 0 {
+            n = n.min(s.max_alive - alive);
+        }
+        if s.total_limit > 0 {
+            n = n.min(s.total_limit - self.spawned_total);
+        }
+        if n > 0 && !spawners.is_empty() {
+            let count = manager.call("get_agent_count", &[]).try_to::<i64>().unwrap_or(0);
+            let capacity = manager.call("get_capacity", &[]).try_to::<i64>().unwrap_or(0);
+            n = n.min(capacity - count);
+        }
+        let n = n.max(0) as usize;
+
+        let ids = if n > 0 && !spawners.is_empty() {
+            let profile = self.spawn_profile.clone();
+            let mut cursor = self.cursor;
+            let ids = {
+                let _guard = self.base_mut();
+                distribute(n, spawners, &mut cursor, manager, profile.as_ref())
+            };
+            self.cursor = cursor;
+            ids
+        } else {
+            Vec::new()
+        };
+
+        let got = ids.len() as i64;
+        let from_initial = if s.mode == Self::MAINTAIN_POPULATION { 0 } else { got.min(self.pending_initial) };
+        self.pending_initial -= from_initial;
+        if uses_rate {
+            let used = if s.mode == Self::MAINTAIN_POPULATION { got } else { got - from_initial };
+            // Whatever the limits held back is dropped, not saved up for a burst later.
+            self.rate_acc = (self.rate_acc - used as f64).clamp(0.0, 1.0);
+        }
+        self.spawned_total += got;
+        self.alive.extend(ids);
+
+        let total_reached = s.total_limit > 0 && self.spawned_total >= s.total_limit;
+        match s.mode {
+            Self::ONE_SHOT if self.pending_initial <= 0 || total_reached => self.running = false,
+            Self::CONTINUOUS if total_reached => self.running = false,
+            _ => {}
+        }
+        if got > 0 {
+            self.signals().wave_spawned().emit(got);
+        }
+    }
+
+    /// Moves far, unseen agents to off-screen points of the spawners ahead of the player.
+    fn recycle_pass(&mut self, s: &Settings, manager: &mut Gd<SwarmManager>, spawners: &mut [AnySpawner]) -> i64 {
+        if spawners.is_empty() || s.recycle_max_per_pass == 0 {
+            return 0;
+        }
+        let ids = manager
+            .call("get_recyclable_agents", &[s.recycle_distance.to_variant(), s.recycle_max_per_pass.to_variant()])
+            .try_to::<PackedInt64Array>()
+            .unwrap_or_default();
+        let targets = self.player_targets(manager);
+        if ids.is_empty() || targets.is_empty() {
+            return 0;
+        }
+        let view = View::of_manager(manager);
+        let ground_y = ground_height(manager);
+        let dist = s.recycle_distance;
+
+        let mut plans = Vec::with_capacity(spawners.len());
+        for sp in spawners.iter_mut() {
+            let (p, rng) = sp.prepare_shape();
+            let origin = p.xform.origin;
+            // The player this spawner serves: the target nearest to it.
+            let player = targets
+                .iter()
+                .min_by(|a, b| {
+                    let da = flat(a.0 - origin).length_squared();
+                    let db = flat(b.0 - origin).length_squared();
+                    da.total_cmp(&db)
+                })
+                .copied()
+                .unwrap();
+            plans.push((p, rng, player));
+        }
+
+        let mut moves: Vec<(i64, Vector3)> = Vec::with_capacity(ids.len());
+        let k = plans.len();
+        for (j, id) in ids.as_slice().iter().enumerate() {
+            let (p, rng, (player, forward)) = &mut plans[(self.cursor + j) % k];
+            let mut best: Option<(f32, Vector3)> = None;
+            for _ in 0..p.attempts.max(1) {
+                let q = p.world_point(rng, ground_y);
+                if view.as_ref().is_some_and(|v| v.sees(q, p.margin)) {
+                    continue;
+                }
+                let to = flat(q - *player);
+                let d = to.length();
+                // Closer than the recycle distance (with a margin), so it is not recycled again.
+                if d >= dist * 0.95 {
+                    continue;
+                }
+                let score = if d > 1e-3 { to.dot(*forward) / d } else { 0.0 };
+                if best.is_none_or(|(b, _)| score > b) {
+                    best = Some((score, q));
+                }
+            }
+            if let Some((_, q)) = best {
+                moves.push((*id, q));
+            }
+        }
+        for (i, (p, rng, _)) in plans.into_iter().enumerate() {
+            spawners[i].finish_shape(rng, &p);
+        }
+
+        let moved = {
+            let _guard = self.base_mut();
+            moves
+                .iter()
+                .filter(|(id, q)| manager.call("set_agent_position", &[id.to_variant(), q.to_variant()]).booleanize())
+                .count() as i64
+        };
+        if moved > 0 {
+            self.signals().agents_recycled().emit(moved);
+        }
+        moved
+    }
+
+    /// Enabled targets of this manager: position and the direction they head (their movement
+    /// since the last pass, else the way they face), flat on the ground.
+    fn player_targets(&mut self, manager: &Gd<SwarmManager>) -> Vec<(Vector3, Vector3)> {
+        let Some(tree) = self.base().get_tree_or_null() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        let mut seen = HashMap::new();
+        for node in tree.get_nodes_in_group(TARGET_GROUP).iter_shared() {
+            let Ok(t) = node.try_cast::<SwarmTarget>() else {
+                continue;
+            };
+            if !t.is_inside_tree() || !t.bind().enabled() {
+                continue;
+            }
+            if find_manager(&t.clone().upcast()).ok().as_ref() != Some(manager) {
+                continue;
+            }
+            let pos = t.get_global_position();
+            if !pos.is_finite() {
+                continue;
+            }
+            let moved = self.last_target_pos.get(&t.instance_id()).map(|&p| flat(pos - p)).unwrap_or(Vector3::ZERO);
+            let facing = flat(-t.get_global_basis().col_c());
+            let forward = if moved.length() > 0.05 {
+                moved.normalized()
+            } else if facing.length() > 1e-3 {
+                facing.normalized()
+            } else {
+                Vector3::FORWARD
+            };
+            seen.insert(t.instance_id(), pos);
+            out.push((pos, forward));
+        }
+        self.last_target_pos = seen;
+        out
+    }
+}
+
+fn flat(v: Vector3) -> Vector3 {
+    Vector3::new(v.x, 0.0, v.z)
+}
+
+/// Spawns `n` agents spread evenly over the spawners, starting at `cursor` (which then moves on
+/// so remainders rotate).
+fn distribute(
+    n: usize,
+    spawners: &mut [AnySpawner],
+    cursor: &mut usize,
+    manager: &mut Gd<SwarmManager>,
+    profile: Option<&Gd<SwarmSpawnProfile>>,
+) -> Vec<i64> {
+    let k = spawners.len();
+    let mut ids = Vec::with_capacity(n);
+    if k == 0 {
+        return ids;
+    }
+    let (per, extra) = (n / k, n % k);
+    for j in 0..k {
+        let count = per + usize::from(j < extra);
+        if count == 0 {
+            continue;
+        }
+        let i = (*cursor + j) % k;
+        let out = spawners[i].spawn(manager, count, profile);
+        ids.extend(out.ids);
+        if out.refused {
+            break;
+        }
+    }
+    *cursor = (*cursor + extra.max(1)) % k;
+    ids
+}

@@ -1,0 +1,737 @@
+//! `SwarmRectSpawner` and `SwarmRingSpawner`: spawn shapes that place agents through the
+//! manager's public `spawn_agent`, optionally where the camera cannot see them.
+//!
+//! Both classes declare the same exported fields (Godot needs them on each class) and share
+//! everything else: a spawner is read into a [`Prepared`] snapshot while it is bound, then the
+//! points are drawn and the manager is called with no borrow of the spawner held, so game code
+//! that reacts to `agent_spawned` may call back into the spawner.
+
+use std::f32::consts::TAU;
+
+use godot::classes::{Camera3D, Engine, INode3D, Node3D, Time};
+use godot::prelude::*;
+
+use crate::convert::Checker;
+use crate::lookup::find_manager;
+use crate::nodes::manager::SwarmManager;
+use crate::resources::archetype::SwarmAgentArchetype;
+use crate::resources::spawn_profile::{Picker, SpawnRng, SwarmSpawnProfile};
+
+/// Height of the body above the feet that must stay out of view too (a second test sphere).
+const BODY_HEIGHT: f32 = 2.0;
+/// Largest `count` and `spawn(count)` accepted in one call.
+pub const MAX_COUNT: i64 = 1_000_000;
+/// Seconds between two "points still in view" warnings of one spawner.
+const VIEW_WARNING_INTERVAL_MS: u64 = 5000;
+
+/// The spawn area in the spawner's local XZ plane, centred on its origin.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Shape {
+    Rect { size: Vector2 },
+    Ring { inner: f32, outer: f32 },
+}
+
+impl Shape {
+    /// A uniformly distributed point of the area (local, y = 0). Two draws.
+    pub fn sample_local(&self, rng: &mut SpawnRng) -> Vector3 {
+        let (u, v) = (rng.next_f32(), rng.next_f32());
+        match *self {
+            Shape::Rect { size } => Vector3::new((u - 0.5) * size.x, 0.0, (v - 0.5) * size.y),
+            Shape::Ring { inner, outer } => {
+                // Uniform by area: r² is uniform between inner² and outer².
+                let r = (inner * inner + v * (outer * outer - inner * inner)).max(0.0).sqrt();
+                let a = u * TAU;
+                Vector3::new(r * a.cos(), 0.0, r * a.sin())
+            }
+        }
+    }
+
+    /// Line segments (pairs of local points) outlining the area, for the editor gizmo.
+    pub fn outline(&self) -> PackedVector3Array {
+        let mut out = PackedVector3Array::new();
+        match *self {
+            Shape::Rect { size } => {
+                let (x, z) = (size.x * 0.5, size.y * 0.5);
+                let c = [Vector3::new(-x, 0.0, -z), Vector3::new(x, 0.0, -z), Vector3::new(x, 0.0, z), Vector3::new(-x, 0.0, z)];
+                for i in 0..4 {
+                    out.push(c[i]);
+                    out.push(c[(i + 1) % 4]);
+                }
+                // A cross marks the centre.
+                out.push(Vector3::new(-x.min(0.5), 0.0, 0.0));
+                out.push(Vector3::new(x.min(0.5), 0.0, 0.0));
+                out.push(Vector3::new(0.0, 0.0, -z.min(0.5)));
+                out.push(Vector3::new(0.0, 0.0, z.min(0.5)));
+            }
+            Shape::Ring { inner, outer } => {
+                const SEGMENTS: usize = 64;
+                for r in [inner, outer] {
+                    if r <= 0.0 {
+                        continue;
+                    }
+                    for i in 0..SEGMENTS {
+                        let (a, b) = (i as f32 / SEGMENTS as f32 * TAU, (i + 1) as f32 / SEGMENTS as f32 * TAU);
+                        out.push(Vector3::new(r * a.cos(), 0.0, r * a.sin()));
+                        out.push(Vector3::new(r * b.cos(), 0.0, r * b.sin()));
+                    }
+                }
+                // Four spokes join the circles.
+                for k in 0..4 {
+                    let a = k as f32 * TAU / 4.0;
+                    out.push(Vector3::new(inner * a.cos(), 0.0, inner * a.sin()));
+                    out.push(Vector3::new(outer * a.cos(), 0.0, outer * a.sin()));
+                }
+            }
+        }
+        out
+    }
+}
+
+/// The camera's view volume as planes with outward normals (Godot's `Camera3D.get_frustum()`).
+pub struct View {
+    planes: Vec<Plane>,
+}
+
+impl View {
+    /// The view of [member SwarmManager.visibility_camera], else of the viewport's current camera;
+    /// `None` when there is no camera (then nothing is on screen).
+    pub fn of_manager(manager: &Gd<SwarmManager>) -> Option<View> {
+        let path = manager.get("visibility_camera").try_to::<NodePath>().unwrap_or_default();
+        let cam: Gd<Camera3D> = if path.is_empty() {
+            manager.get_viewport()?.get_camera_3d()?
+        } else {
+            manager.get_node_or_null(&path)?.try_cast::<Camera3D>().ok()?
+        };
+        if !cam.is_inside_tree() {
+            return None;
+        }
+        let planes: Vec<Plane> = cam.get_frustum().iter_shared().collect();
+        if planes.is_empty() || planes.iter().any(|p| !p.normal.is_finite() || !p.d.is_finite()) {
+            return None;
+        }
+        Some(View { planes })
+    }
+
+    fn sphere_visible(&self, c: Vector3, r: f32) -> bool {
+        self.planes.iter().all(|p| p.normal.dot(c) - p.d <= r)
+    }
+
+    /// Whether an agent standing at `feet` could be seen: a sphere of radius `margin` around the
+    /// feet or around a point [`BODY_HEIGHT`] above them overlaps the view.
+    pub fn sees(&self, feet: Vector3, margin: f32) -> bool {
+        self.sphere_visible(feet, margin) || self.sphere_visible(feet + Vector3::UP * BODY_HEIGHT, margin)
+    }
+}
+
+/// Everything a spawn needs from a spawner, read while it is bound.
+pub struct Prepared {
+    pub label: String,
+    pub node: Gd<Node3D>,
+    pub shape: Shape,
+    pub xform: Transform3D,
+    pub off_screen: bool,
+    pub margin: f32,
+    pub attempts: u32,
+    pub skip_in_view: bool,
+    pub count: i64,
+    /// `None` when there is nothing to spawn (the problem is in the list returned with it).
+    pub picker: Option<Picker>,
+}
+
+impl Prepared {
+    /// A random point of the area in world space, on the ground plane `ground_y`.
+    pub fn world_point(&self, rng: &mut SpawnRng, ground_y: f32) -> Vector3 {
+        let g = self.xform * self.shape.sample_local(rng);
+        Vector3::new(g.x, ground_y, g.z)
+    }
+
+    /// A point for one agent: with [member SwarmRectSpawner.spawn_off_screen] and a camera, up to
+    /// `attempts` tries for one the camera cannot see. Returns the point and whether it is still
+    /// in view (every try was).
+    pub fn spawn_point(&self, rng: &mut SpawnRng, ground_y: f32, view: Option<&View>) -> (Vector3, bool) {
+        let Some(view) = view.filter(|_| self.off_screen) else {
+            return (self.world_point(rng, ground_y), false);
+        };
+        let mut last = Vector3::ZERO;
+        for _ in 0..self.attempts.max(1) {
+            last = self.world_point(rng, ground_y);
+            if !view.sees(last, self.margin) {
+                return (last, false);
+            }
+        }
+        (last, true)
+    }
+}
+
+/// Exported fields every spawner has, copied out of the node.
+pub struct Common {
+    pub spawn_profile: Option<Gd<SwarmSpawnProfile>>,
+    pub archetype: Option<Gd<SwarmAgentArchetype>>,
+    pub count: i64,
+    pub spawn_off_screen: bool,
+    pub off_screen_margin: f32,
+    pub off_screen_attempts: i64,
+    pub off_screen_fallback: i64,
+    pub random_seed: i64,
+}
+
+/// Runtime state of a spawner: its generator and what it already reported.
+#[derive(Default)]
+pub struct SpawnerState {
+    rng: Option<(i64, SpawnRng)>,
+    reported: Vec<String>,
+    last_view_warning_ms: Option<u64>,
+}
+
+/// What the two spawner classes provide to the shared code.
+pub trait SpawnerNode {
+    const CLASS: &'static str;
+    fn common(&self) -> Common;
+    fn shape(&self, c: &mut Checker) -> Shape;
+    fn state(&mut self) -> &mut SpawnerState;
+    fn node(&self) -> Gd<Node3D>;
+
+    fn label(&self) -> String {
+        format!("{} '{}'", Self::CLASS, self.node().get_name())
+    }
+
+    /// The snapshot and every problem found (not printed). `profile` replaces the spawner's own
+    /// profile and archetype (a director's override).
+    /// With `need_picker` false (recycling only moves agents) the archetypes are not checked.
+    fn check(&self, profile: Option<&Gd<SwarmSpawnProfile>>, need_picker: bool) -> (Prepared, Vec<String>) {
+        let label = self.label();
+        let c0 = self.common();
+        let mut c = Checker::new(label.clone());
+        let shape = self.shape(&mut c);
+        let count = c.i("count", c0.count, 0, MAX_COUNT);
+        let margin = c.f("off_screen_margin", c0.off_screen_margin, 0.0, 1000.0, 1.0);
+        let attempts = c.i("off_screen_attempts", c0.off_screen_attempts, 1, 1024) as u32;
+        let fallback = c.i("off_screen_fallback", c0.off_screen_fallback, 0, 1);
+        let mut problems = std::mem::take(&mut c.problems);
+        let picker = match (profile.or(c0.spawn_profile.as_ref()), c0.archetype) {
+            _ if !need_picker => None,
+            (Some(p), _) => {
+                let (picker, mut more) = p.bind().picker(&label);
+                problems.append(&mut more);
+                picker
+            }
+            (None, Some(a)) => Some(Picker::single(a)),
+            (None, None) => {
+                problems.push(format!(
+                    "{label}: spawn_profile and archetype are both empty; nothing to spawn. Set spawn_profile (or archetype)"
+                ));
+                None
+            }
+        };
+        let node = self.node();
+        let xform = if node.is_inside_tree() { node.get_global_transform() } else { node.get_transform() };
+        let prepared = Prepared {
+            label,
+            node,
+            shape,
+            xform,
+            off_screen: c0.spawn_off_screen,
+            margin,
+            attempts,
+            skip_in_view: fallback == 0,
+            count,
+            picker,
+        };
+        (prepared, problems)
+    }
+
+    /// [`Self::check`], printing the problems (only the new ones when `once`), and the generator
+    /// (reseeded when [member SwarmRectSpawner.random_seed] changed), taken out of the node until
+    /// [`Self::finish`].
+    fn prepare(&mut self, profile: Option<&Gd<SwarmSpawnProfile>>, once: bool, need_picker: bool) -> (Prepared, SpawnRng) {
+        let (p, problems) = self.check(profile, need_picker);
+        let seed = self.common().random_seed;
+        let state = self.state();
+        for msg in &problems {
+            if !once || !state.reported.contains(msg) {
+                godot_error!("{msg}");
+            }
+        }
+        state.reported = problems;
+        let rng = match state.rng {
+            Some((s, rng)) if s == seed => rng,
+            _ => SpawnRng::new(seed),
+        };
+        (p, rng)
+    }
+
+    /// Puts the generator back and warns (at most every few seconds) about points that stayed in
+    /// view.
+    fn finish(&mut self, rng: SpawnRng, outcome: &Outcome, p: &Prepared) {
+        let seed = self.common().random_seed;
+        let state = self.state();
+        state.rng = Some((seed, rng));
+        if outcome.in_view == 0 {
+            return;
+        }
+        let now = Time::singleton().get_ticks_msec();
+        if state.last_view_warning_ms.is_some_and(|t| now.saturating_sub(t) < VIEW_WARNING_INTERVAL_MS) {
+            return;
+        }
+        state.last_view_warning_ms = Some(now);
+        let what = if p.skip_in_view {
+            "were not spawned (off_screen_fallback = SKIP)"
+        } else {
+            "were spawned in view (off_screen_fallback = SPAWN_IN_VIEW)"
+        };
+        godot_warn!(
+            "{}: spawn_off_screen: {} of {} points were still in the camera's view after {} tries each and {what}. Move the spawner out of view, widen its shape or raise off_screen_attempts",
+            p.label,
+            outcome.in_view,
+            outcome.requested,
+            p.attempts
+        );
+    }
+
+    fn configuration_warnings(&self) -> PackedStringArray {
+        let mut w = PackedStringArray::new();
+        if let Err(e) = find_manager(&self.node().upcast()) {
+            w.push(&format!("This spawner has no manager to spawn into: {e}."));
+        }
+        let (_, problems) = self.check(None, true);
+        let label = self.label();
+        for p in problems {
+            let p = p.strip_prefix(&format!("{label}: ")).unwrap_or(&p).to_string();
+            w.push(&format!("{p}."));
+        }
+        w
+    }
+}
+
+/// Result of one spawn call.
+#[derive(Default)]
+pub struct Outcome {
+    pub ids: Vec<i64>,
+    pub requested: usize,
+    /// Points still in view after every try (skipped or spawned in view per the fallback).
+    pub in_view: usize,
+    /// The manager refused (full or bad input; it reported why).
+    pub refused: bool,
+}
+
+/// Draws `count` points and spawns an agent at each through the manager's `spawn_agent`. No
+/// borrow of the spawner or caller may be held: the manager's signals run game code.
+pub fn execute(p: &Prepared, rng: &mut SpawnRng, manager: &mut Gd<SwarmManager>, count: usize) -> Outcome {
+    let mut out = Outcome { requested: count, ..Default::default() };
+    let Some(picker) = &p.picker else {
+        return out;
+    };
+    if count == 0 {
+        return out;
+    }
+    let view = if p.off_screen { View::of_manager(manager) } else { None };
+    let ground_y = ground_height(manager);
+    out.ids.reserve(count);
+    for _ in 0..count {
+        let (pos, in_view) = p.spawn_point(rng, ground_y, view.as_ref());
+        let archetype = picker.pick(rng.next_f32());
+        if in_view {
+            out.in_view += 1;
+            if p.skip_in_view {
+                continue;
+            }
+        }
+        let id = manager.call("spawn_agent", &[archetype.to_variant(), pos.to_variant()]).try_to::<i64>().unwrap_or(-1);
+        if id < 0 {
+            out.refused = true;
+            break;
+        }
+        out.ids.push(id);
+    }
+    out
+}
+
+/// The manager's ground plane (agents stand at its global Y).
+pub fn ground_height(manager: &Gd<SwarmManager>) -> f32 {
+    if manager.is_inside_tree() {
+        manager.get_global_position().y
+    } else {
+        manager.get_position().y
+    }
+}
+
+/// Either spawner class, for code that drives spawners without caring which shape they have.
+#[derive(Clone)]
+pub enum AnySpawner {
+    Rect(Gd<SwarmRectSpawner>),
+    Ring(Gd<SwarmRingSpawner>),
+}
+
+impl AnySpawner {
+    pub fn from_node(n: Gd<Node>) -> Option<Self> {
+        match n.try_cast::<SwarmRectSpawner>() {
+            Ok(r) => Some(Self::Rect(r)),
+            Err(n) => n.try_cast::<SwarmRingSpawner>().ok().map(Self::Ring),
+        }
+    }
+
+    pub fn node(&self) -> Gd<Node3D> {
+        match self {
+            Self::Rect(g) => g.clone().upcast(),
+            Self::Ring(g) => g.clone().upcast(),
+        }
+    }
+
+    pub fn prepare(&mut self, profile: Option<&Gd<SwarmSpawnProfile>>, once: bool) -> (Prepared, SpawnRng) {
+        match self {
+            Self::Rect(g) => g.bind_mut().prepare(profile, once, true),
+            Self::Ring(g) => g.bind_mut().prepare(profile, once, true),
+        }
+    }
+
+    /// The shape and generator only (for moving agents, not spawning them).
+    pub fn prepare_shape(&mut self) -> (Prepared, SpawnRng) {
+        match self {
+            Self::Rect(g) => g.bind_mut().prepare(None, true, false),
+            Self::Ring(g) => g.bind_mut().prepare(None, true, false),
+        }
+    }
+
+    pub fn finish_shape(&mut self, rng: SpawnRng, p: &Prepared) {
+        self.finish(rng, &Outcome::default(), p);
+    }
+
+    /// Problems a director would hit driving this spawner with `profile` (not printed).
+    pub fn problems(&self, profile: Option<&Gd<SwarmSpawnProfile>>) -> Vec<String> {
+        match self {
+            Self::Rect(g) => g.bind().check(profile, true).1,
+            Self::Ring(g) => g.bind().check(profile, true).1,
+        }
+    }
+
+    pub fn finish(&mut self, rng: SpawnRng, outcome: &Outcome, p: &Prepared) {
+        match self {
+            Self::Rect(g) => g.bind_mut().finish(rng, outcome, p),
+            Self::Ring(g) => g.bind_mut().finish(rng, outcome, p),
+        }
+    }
+
+    /// Spawns `count` agents (a director's call: each problem is reported once, not every frame).
+    pub fn spawn(
+        &mut self,
+        manager: &mut Gd<SwarmManager>,
+        count: usize,
+        profile: Option<&Gd<SwarmSpawnProfile>>,
+    ) -> Outcome {
+        let (p, mut rng) = self.prepare(profile, true);
+        let outcome = execute(&p, &mut rng, manager, count);
+        self.finish(rng, &outcome, &p);
+        outcome
+    }
+}
+
+/// The body of both classes' `spawn(count)`.
+fn spawn_method(mut s: AnySpawner, count: i64) -> PackedInt64Array {
+    let (p, mut rng) = s.prepare(None, false);
+    if !(0..=MAX_COUNT).contains(&count) {
+        godot_error!("{}: spawn: count = {count} is outside 0..{MAX_COUNT}; nothing spawned", p.label);
+        s.finish(rng, &Outcome::default(), &p);
+        return PackedInt64Array::new();
+    }
+    let mut manager = match find_manager(&p.node.clone().upcast()) {
+        Ok(m) => m,
+        Err(e) => {
+            godot_error!("{}: spawn: {e}; nothing spawned", p.label);
+            s.finish(rng, &Outcome::default(), &p);
+            return PackedInt64Array::new();
+        }
+    };
+    let outcome = execute(&p, &mut rng, &mut manager, count as usize);
+    s.finish(rng, &outcome, &p);
+    outcome.ids.into_iter().collect()
+}
+
+/// [member SwarmRectSpawner.auto_spawn]: spawn [member SwarmRectSpawner.count] once the scene is
+/// ready (deferred, so every node, manager and camera included, has entered the tree).
+fn auto_spawn(node: &mut Gd<Node3D>, count: i64) {
+    if !Engine::singleton().is_editor_hint() {
+        node.call_deferred("spawn", &[count.to_variant()]);
+    }
+}
+
+/// Spawns agents at random points of a rectangle in its local XZ plane ([member size], centred
+/// on the node). Assign a [SwarmSpawnProfile] (or a single [member archetype]), then call
+/// [method spawn], turn on [member auto_spawn], or let a [SwarmSpawnerDirector] drive it. With
+/// [member spawn_off_screen] it only uses points the camera cannot see. Agents stand on the
+/// manager's ground plane whatever the spawner's height.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct SwarmRectSpawner {
+    /// Which archetypes to spawn, by weight. Takes precedence over [member archetype].
+    #[export_group(name = "Agents")]
+    #[export]
+    spawn_profile: Option<Gd<SwarmSpawnProfile>>,
+    /// The archetype to spawn when [member spawn_profile] is empty.
+    #[export]
+    archetype: Option<Gd<SwarmAgentArchetype>>,
+    /// Agents spawned by [member auto_spawn].
+    #[export(range = (0.0, 10000.0, 1.0, or_greater))]
+    #[init(val = 10)]
+    count: i64,
+    /// Spawn [member count] agents when the scene starts (not in the editor).
+    #[export]
+    auto_spawn: bool,
+    /// Seed of this spawner's random points and archetype picks: the same seed and calls give
+    /// the same agents. Changing it restarts the sequence.
+    #[export]
+    random_seed: i64,
+
+    /// Width (X) and depth (Z) of the rectangle in metres, centred on the node.
+    #[export_group(name = "Shape")]
+    #[export(range = (0.0, 1000.0, 0.1, or_greater, suffix = "m"))]
+    #[var(set)]
+    #[init(val = Vector2::new(20.0, 20.0))]
+    size: Vector2,
+
+    /// Only spawn where the camera ([member SwarmManager.visibility_camera], else the viewport's
+    /// camera) cannot see the agent. Without a camera every point counts as unseen.
+    #[export_group(name = "Off Screen")]
+    #[export]
+    spawn_off_screen: bool,
+    /// How far outside the view, in metres, a point must be: covers the agent's body (a sphere of
+    /// this radius at the feet and another 2 m above them must be out of view).
+    #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 1.0)]
+    off_screen_margin: f32,
+    /// Points drawn per agent before giving up on finding one out of view.
+    #[export(range = (1.0, 256.0, 1.0, or_greater))]
+    #[init(val = 16)]
+    off_screen_attempts: i64,
+    /// What happens to an agent whose every try was in view: [constant FALLBACK_SKIP] (not
+    /// spawned; [method spawn] returns fewer ids) or [constant FALLBACK_SPAWN_IN_VIEW]. Either
+    /// way a warning says how many.
+    #[export(enum = (Skip = 0, SpawnInView = 1))]
+    off_screen_fallback: i64,
+
+    state: SpawnerState,
+    base: Base<Node3D>,
+}
+
+/// Spawns agents at random points of a ring (annulus) in its local XZ plane, between
+/// [member inner_radius] and [member outer_radius] around the node, evenly by area. Make it a
+/// child of the player to keep spawning around them. Assign a [SwarmSpawnProfile] (or a single
+/// [member archetype]), then call [method spawn], turn on [member auto_spawn], or let a
+/// [SwarmSpawnerDirector] drive it. With [member spawn_off_screen] it only uses points the camera
+/// cannot see. Agents stand on the manager's ground plane whatever the spawner's height.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct SwarmRingSpawner {
+    /// Which archetypes to spawn, by weight. Takes precedence over [member archetype].
+    #[export_group(name = "Agents")]
+    #[export]
+    spawn_profile: Option<Gd<SwarmSpawnProfile>>,
+    /// The archetype to spawn when [member spawn_profile] is empty.
+    #[export]
+    archetype: Option<Gd<SwarmAgentArchetype>>,
+    /// Agents spawned by [member auto_spawn].
+    #[export(range = (0.0, 10000.0, 1.0, or_greater))]
+    #[init(val = 10)]
+    count: i64,
+    /// Spawn [member count] agents when the scene starts (not in the editor).
+    #[export]
+    auto_spawn: bool,
+    /// Seed of this spawner's random points and archetype picks: the same seed and calls give
+    /// the same agents. Changing it restarts the sequence.
+    #[export]
+    random_seed: i64,
+
+    /// Radius of the inner edge in metres: nothing spawns closer to the centre.
+    #[export_group(name = "Shape")]
+    #[export(range = (0.0, 1000.0, 0.1, or_greater, suffix = "m"))]
+    #[var(set)]
+    #[init(val = 20.0)]
+    inner_radius: f32,
+    /// Radius of the outer edge in metres.
+    #[export(range = (0.0, 1000.0, 0.1, or_greater, suffix = "m"))]
+    #[var(set)]
+    #[init(val = 30.0)]
+    outer_radius: f32,
+
+    /// Only spawn where the camera ([member SwarmManager.visibility_camera], else the viewport's
+    /// camera) cannot see the agent. Without a camera every point counts as unseen.
+    #[export_group(name = "Off Screen")]
+    #[export]
+    spawn_off_screen: bool,
+    /// How far outside the view, in metres, a point must be: covers the agent's body (a sphere of
+    /// this radius at the feet and another 2 m above them must be out of view).
+    #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 1.0)]
+    off_screen_margin: f32,
+    /// Points drawn per agent before giving up on finding one out of view.
+    #[export(range = (1.0, 256.0, 1.0, or_greater))]
+    #[init(val = 16)]
+    off_screen_attempts: i64,
+    /// What happens to an agent whose every try was in view: [constant FALLBACK_SKIP] (not
+    /// spawned; [method spawn] returns fewer ids) or [constant FALLBACK_SPAWN_IN_VIEW]. Either
+    /// way a warning says how many.
+    #[export(enum = (Skip = 0, SpawnInView = 1))]
+    off_screen_fallback: i64,
+
+    state: SpawnerState,
+    base: Base<Node3D>,
+}
+
+macro_rules! common_impl {
+    ($class:ident) => {
+        impl $class {
+            fn common_fields(&self) -> Common {
+                Common {
+                    spawn_profile: self.spawn_profile.clone(),
+                    archetype: self.archetype.clone(),
+                    count: self.count,
+                    spawn_off_screen: self.spawn_off_screen,
+                    off_screen_margin: self.off_screen_margin,
+                    off_screen_attempts: self.off_screen_attempts,
+                    off_screen_fallback: self.off_screen_fallback,
+                    random_seed: self.random_seed,
+                }
+            }
+        }
+    };
+}
+common_impl!(SwarmRectSpawner);
+common_impl!(SwarmRingSpawner);
+
+impl SpawnerNode for SwarmRectSpawner {
+    const CLASS: &'static str = "SwarmRectSpawner";
+    fn common(&self) -> Common {
+        self.common_fields()
+    }
+    fn shape(&self, c: &mut Checker) -> Shape {
+        let x = c.f("size.x", self.size.x, 0.0, 1e6, 20.0);
+        let y = c.f("size.y", self.size.y, 0.0, 1e6, 20.0);
+        Shape::Rect { size: Vector2::new(x, y) }
+    }
+    fn state(&mut self) -> &mut SpawnerState {
+        &mut self.state
+    }
+    fn node(&self) -> Gd<Node3D> {
+        self.to_gd().upcast()
+    }
+}
+
+impl SpawnerNode for SwarmRingSpawner {
+    const CLASS: &'static str = "SwarmRingSpawner";
+    fn common(&self) -> Common {
+        self.common_fields()
+    }
+    fn shape(&self, c: &mut Checker) -> Shape {
+        let inner = c.f("inner_radius", self.inner_radius, 0.0, 1e6, 20.0);
+        let outer = c.f("outer_radius", self.outer_radius, 0.0, 1e6, 30.0);
+        if inner > outer {
+            c.problems.push(format!(
+                "{}: inner_radius {inner} is larger than outer_radius {outer}; swapping them",
+                self.label()
+            ));
+        }
+        Shape::Ring { inner: inner.min(outer), outer: inner.max(outer) }
+    }
+    fn state(&mut self) -> &mut SpawnerState {
+        &mut self.state
+    }
+    fn node(&self) -> Gd<Node3D> {
+        self.to_gd().upcast()
+    }
+}
+
+#[godot_api]
+impl INode3D for SwarmRectSpawner {
+    fn ready(&mut self) {
+        if self.auto_spawn {
+            auto_spawn(&mut self.to_gd().upcast(), self.count);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        SpawnerNode::configuration_warnings(self)
+    }
+}
+
+#[godot_api]
+impl INode3D for SwarmRingSpawner {
+    fn ready(&mut self) {
+        if self.auto_spawn {
+            auto_spawn(&mut self.to_gd().upcast(), self.count);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        SpawnerNode::configuration_warnings(self)
+    }
+}
+
+#[godot_api]
+impl SwarmRectSpawner {
+    /// Agents whose every off-screen try was in view are not spawned.
+    #[constant]
+    pub const FALLBACK_SKIP: i64 = 0;
+    /// Agents whose every off-screen try was in view are spawned at the last point tried.
+    #[constant]
+    pub const FALLBACK_SPAWN_IN_VIEW: i64 = 1;
+
+    /// Spawns [param count] agents at random points of the rectangle through
+    /// [method SwarmManager.spawn_agent] and returns their ids. Fewer when the manager is full or,
+    /// with [member spawn_off_screen] and [constant FALLBACK_SKIP], when no unseen point was found.
+    #[func(gd_self)]
+    fn spawn(this: Gd<Self>, count: i64) -> PackedInt64Array {
+        spawn_method(AnySpawner::Rect(this), count)
+    }
+
+    /// The outline of the rectangle as line segments (pairs of points) in local space; the editor
+    /// gizmo draws it.
+    #[func]
+    fn get_shape_outline(&self) -> PackedVector3Array {
+        self.shape(&mut Checker::new(String::new())).outline()
+    }
+
+    #[func]
+    fn set_size(&mut self, size: Vector2) {
+        self.size = size;
+        self.base_mut().update_gizmos();
+        self.base_mut().update_configuration_warnings();
+    }
+}
+
+#[godot_api]
+impl SwarmRingSpawner {
+    /// Agents whose every off-screen try was in view are not spawned.
+    #[constant]
+    pub const FALLBACK_SKIP: i64 = 0;
+    /// Agents whose every off-screen try was in view are spawned at the last point tried.
+    #[constant]
+    pub const FALLBACK_SPAWN_IN_VIEW: i64 = 1;
+
+    /// Spawns [param count] agents at random points of the ring through
+    /// [method SwarmManager.spawn_agent] and returns their ids. Fewer when the manager is full or,
+    /// with [member spawn_off_screen] and [constant FALLBACK_SKIP], when no unseen point was found.
+    #[func(gd_self)]
+    fn spawn(this: Gd<Self>, count: i64) -> PackedInt64Array {
+        spawn_method(AnySpawner::Ring(this), count)
+    }
+
+    /// The outline of the ring (both circles and four spokes) as line segments (pairs of points)
+    /// in local space; the editor gizmo draws it.
+    #[func]
+    fn get_shape_outline(&self) -> PackedVector3Array {
+        self.shape(&mut Checker::new(String::new())).outline()
+    }
+
+    #[func]
+    fn set_inner_radius(&mut self, r: f32) {
+        self.inner_radius = r;
+        self.base_mut().update_gizmos();
+        self.base_mut().update_configuration_warnings();
+    }
+
+    #[func]
+    fn set_outer_radius(&mut self, r: f32) {
+        self.outer_radius = r;
+        self.base_mut().update_gizmos();
+        self.base_mut().update_configuration_warnings();
+    }
+}
