@@ -10,6 +10,8 @@ extends Node3D
 ##   --screenshot=PATH  after --shot-frames physics frames (default 240, 4 s) save the viewport
 ##                      as a PNG at PATH and quit (needs a real renderer, not --headless).
 ##   --shot-frames=N    see above.
+##   --walkers=N, --brutes=N   override walker_count and brute_count.
+##   --shot-width=W     scale the saved picture to W pixels wide (keeps the aspect ratio).
 
 const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const BRUTE: SwarmAgentArchetype = preload("res://demo/resources/brute.tres")
@@ -28,7 +30,7 @@ const BRUTE: SwarmAgentArchetype = preload("res://demo/resources/brute.tres")
 ## Seconds without input before the target goes back to wandering.
 @export var idle_before_wander := 2.0
 ## Camera position relative to the target it follows.
-@export var camera_offset := Vector3(0, 30, 27)
+@export var camera_offset := Vector3(0, 48, 34)
 ## The target stays inside this half-size of the field.
 @export var field_half_size := 110.0
 
@@ -41,6 +43,7 @@ var _frame := 0
 var _run_frames := -1  # -1: run until the window is closed
 var _screenshot_path := ""
 var _shot_frames := 240
+var _shot_width := 0
 var _shooting := false
 var _done := false
 
@@ -76,6 +79,12 @@ func _parse_args() -> void:
 			_screenshot_path = arg.get_slice("=", 1)
 		elif arg.begins_with("--shot-frames="):
 			_shot_frames = maxi(1, arg.get_slice("=", 1).to_int())
+		elif arg.begins_with("--walkers="):
+			walker_count = maxi(0, arg.get_slice("=", 1).to_int())
+		elif arg.begins_with("--brutes="):
+			brute_count = maxi(0, arg.get_slice("=", 1).to_int())
+		elif arg.begins_with("--shot-width="):
+			_shot_width = maxi(0, arg.get_slice("=", 1).to_int())
 	if _run_frames < 0 and _screenshot_path.is_empty() and DisplayServer.get_name() == "headless":
 		_run_frames = 600
 
@@ -84,7 +93,7 @@ func _parse_args() -> void:
 func _spawn_horde() -> void:
 	var rng := RandomNumberGenerator.new()
 	rng.seed = layout_seed
-	var rings := [[16.0, 22.0], [27.0, 33.0], [38.0, 46.0]]
+	var rings := [[15.0, 20.0], [27.0, 32.0], [40.0, 46.0]]
 	var area_total := 0.0
 	for r in rings:
 		area_total += r[1] * r[1] - r[0] * r[0]
@@ -200,9 +209,13 @@ func _process(delta: float) -> void:
 		return
 	_label_timer = 0.25
 	var stats := manager.get_stats()
-	stats_label.text = "Swarm demo\nagents: %d  (walkers %d, brutes %d)\nstep: %.2f ms   FPS: %d\nWASD / arrows: move target   click: send it there" % [
+	var text := "Swarm demo\nagents: %d  (walkers %d, brutes %d)\nstep: %.2f ms" % [
 			stats.get("agent_count", 0), _counts.get("walker", 0), _counts.get("brute", 0),
-			stats.get("step_ms", 0.0), Engine.get_frames_per_second()]
+			stats.get("step_ms", 0.0)]
+	# A screenshot is drawn by a software renderer: its frame rate says nothing.
+	if _screenshot_path.is_empty():
+		text += "   FPS: %d" % Engine.get_frames_per_second()
+	stats_label.text = text + "\nWASD / arrows: move target   click: send it there"
 
 
 func _mean_distance_to_target() -> float:
@@ -241,6 +254,10 @@ func _take_screenshot() -> void:
 	await RenderingServer.frame_post_draw
 	await RenderingServer.frame_post_draw
 	var image := get_viewport().get_texture().get_image()
+	image.convert(Image.FORMAT_RGB8)
+	if _shot_width > 0 and _shot_width != image.get_width():
+		var h := roundi(float(image.get_height()) * _shot_width / image.get_width())
+		image.resize(_shot_width, h, Image.INTERPOLATE_LANCZOS)
 	var path := _screenshot_path
 	if not path.is_absolute_path() and not path.begins_with("res://") and not path.begins_with("user://"):
 		path = OS.get_environment("PWD").path_join(path)
