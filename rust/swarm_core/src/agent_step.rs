@@ -107,14 +107,14 @@ impl StepCtx<'_> {
             goal = self.behaviours(a, st, rt, &mut c);
             // Idle Motion fills in only when nothing else moves the agent.
             if b.use_idle_motion {
-                let others = blend::blend(&c.items[..c.n], rt.weight_scale).length();
+                let others = blend::blend(&c.items[..c.n]).length();
                 if others < IDLE_BELOW {
                     let fade = 1.0 - others / IDLE_BELOW;
                     c.add(b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
                 }
             }
         }
-        let raw = blend::blend(&c.items[..c.n], rt.weight_scale);
+        let raw = blend::blend(&c.items[..c.n]);
         st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 

@@ -174,7 +174,7 @@ impl MovementProfile {
 }
 
 /// Which steering behaviours run and how strongly each contributes (seed 000: behavior profile).
-/// Weights are relative: the blend divides by the largest enabled weight before clamping.
+/// Weights are relative (see `steering::blend`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BehaviorProfile {
     // Approach & Surround
@@ -352,33 +352,6 @@ impl BehaviorProfile {
         self.follow_radius = finite_clamp(self.follow_radius, 0.0, 100.0, d.follow_radius);
         self.follow_max_samples = self.follow_max_samples.clamp(1, 64);
         self
-    }
-
-    /// The largest weight among enabled behaviours (the blend's normaliser), at least a tiny epsilon.
-    pub fn weight_scale(&self) -> f32 {
-        let mut w: f32 = 0.0;
-        if self.use_approach {
-            w = w.max(self.approach_weight);
-        }
-        if self.use_personal_space {
-            w = w.max(self.spacing_strength);
-        }
-        if self.use_idle_motion {
-            w = w.max(self.idle_weight);
-        }
-        if self.use_hold_nearby {
-            w = w.max(self.hold_strength);
-        }
-        if self.use_predictive {
-            w = w.max(self.predictive_weight);
-        }
-        if self.use_retreat {
-            w = w.max(self.retreat_weight);
-        }
-        if self.use_orbit {
-            w = w.max(self.orbit_weight);
-        }
-        w.max(1e-6)
     }
 }
 

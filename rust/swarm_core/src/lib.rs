@@ -9,6 +9,7 @@ pub mod agents;
 pub mod body_blocking;
 pub mod camera;
 pub mod config;
+pub mod flow_field;
 pub mod ids;
 pub mod lod;
 pub mod movement;

@@ -27,11 +27,10 @@ use crate::targets::{Targets, NO_TARGET};
 /// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
 pub const CHUNK: usize = 1024;
 
-/// An archetype as the step uses it: sanitized config plus derived constants.
+/// An archetype as the step uses it (sanitized).
 #[derive(Clone, Debug)]
 pub(crate) struct ArchetypeRuntime {
     pub config: Archetype,
-    pub weight_scale: f32,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -777,6 +776,5 @@ impl World {
 }
 
 fn runtime(a: Archetype) -> ArchetypeRuntime {
-    let config = a.sanitized();
-    ArchetypeRuntime { weight_scale: config.behavior.weight_scale(), config }
+    ArchetypeRuntime { config: a.sanitized() }
 }

@@ -1,17 +1,29 @@
-//! Additive blending (seed 000): each behaviour adds `weight * vector`; the sum is divided by the
-//! largest enabled weight (so doubling every weight changes nothing), clamped to unit length, then
-//! smoothed through the steering response. The caller multiplies by max speed.
+//! Additive blending (seed 000): each behaviour adds `weight * vector`; the sum is clamped to unit
+//! length, smoothed through the steering response, and scaled by max speed by the caller.
+//!
+//! Weights are relative (doubling every weight changes nothing; raising one lowers the influence of
+//! the others): the sum is divided by the largest weight among the behaviours that pull this step
+//! (a behaviour counts fully once its vector reaches 0.1, proportionally below), so a strong
+//! behaviour that is idle this step does not slow the others down.
 
 use glam::Vec2;
 
-/// Sums weighted contributions and clamps to the unit disk.
+/// Below this vector length a behaviour counts only proportionally toward the normaliser.
+const ACTIVE_LENGTH: f32 = 0.1;
+
+/// Sums weighted contributions, normalised by the strongest active weight, clamped to the unit disk.
 #[inline]
-pub fn blend(contributions: &[(f32, Vec2)], weight_scale: f32) -> Vec2 {
+pub fn blend(contributions: &[(f32, Vec2)]) -> Vec2 {
     let mut sum = Vec2::ZERO;
+    let mut scale: f32 = 0.0;
     for &(w, v) in contributions {
         sum += v * w;
+        scale = scale.max(w * (v.length() / ACTIVE_LENGTH).min(1.0));
     }
-    (sum / weight_scale).clamp_length_max(1.0)
+    if scale <= 1e-9 {
+        return Vec2::ZERO;
+    }
+    (sum / scale).clamp_length_max(1.0)
 }
 
 /// First-order smoothing toward `raw` with time constant `response` (0 = immediate). Implicit
@@ -31,7 +43,7 @@ mod tests {
 
     #[test]
     fn sum_is_clamped_to_unit_length() {
-        let v = blend(&[(1.0, Vec2::X), (1.0, Vec2::Y)], 1.0);
+        let v = blend(&[(1.0, Vec2::X), (1.0, Vec2::Y)]);
         assert!((v.length() - 1.0).abs() < 1e-6);
         assert!((v.x - v.y).abs() < 1e-6);
     }
@@ -40,24 +52,30 @@ mod tests {
     fn doubling_every_weight_changes_nothing() {
         let c = [(2.0, Vec2::new(0.3, 0.1)), (1.0, Vec2::new(-0.2, 0.4)), (0.5, Vec2::new(0.1, -0.1))];
         let doubled: Vec<(f32, Vec2)> = c.iter().map(|&(w, v)| (w * 2.0, v)).collect();
-        let a = blend(&c, 2.0);
-        let b = blend(&doubled, 4.0);
-        assert!(a.distance(b) < 1e-6);
+        assert_eq!(blend(&c), blend(&doubled));
     }
 
     #[test]
     fn raising_one_weight_reduces_the_others_relative_influence() {
-        let base = blend(&[(1.0, Vec2::X), (1.0, Vec2::Y)], 1.0);
-        let more_x = blend(&[(3.0, Vec2::X), (1.0, Vec2::Y)], 3.0);
+        let base = blend(&[(1.0, Vec2::X), (1.0, Vec2::Y)]);
+        let more_x = blend(&[(3.0, Vec2::X), (1.0, Vec2::Y)]);
         assert!(more_x.y / more_x.x < base.y / base.x);
     }
 
     #[test]
     fn a_behaviour_only_adds_its_pull() {
         // Turning a behaviour off changes direction even where the other behaviour is unchanged.
-        let with = blend(&[(1.0, Vec2::X), (1.0, Vec2::new(0.0, 0.5))], 1.0);
-        let without = blend(&[(1.0, Vec2::X)], 1.0);
+        let with = blend(&[(1.0, Vec2::X), (1.0, Vec2::new(0.0, 0.5))]);
+        let without = blend(&[(1.0, Vec2::X)]);
         assert!(with.y > 0.0 && without.y == 0.0);
+    }
+
+    #[test]
+    fn an_idle_strong_behaviour_does_not_slow_the_others() {
+        // A weight-2 behaviour with nothing to say leaves a weight-1 pull at full strength.
+        let v = blend(&[(1.0, Vec2::X), (2.0, Vec2::ZERO)]);
+        assert_eq!(v, Vec2::X);
+        assert_eq!(blend(&[(1.0, Vec2::ZERO)]), Vec2::ZERO);
     }
 
     #[test]

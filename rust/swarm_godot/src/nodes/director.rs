@@ -160,7 +160,8 @@ impl INode for SwarmSpawnerDirector {
         problems.append(&mut more);
         for s in &spawners {
             if !s.problems(self.spawn_profile.as_ref()).is_empty() {
-                problems.push(format!("{label}: spawner '{}' has problems (see its own warnings)", s.node().get_name()));
+                problems
+                    .push(format!("{label}: spawner '{}' has problems (see its own warnings)", s.node().get_name()));
             }
         }
         for p in problems {
@@ -413,7 +414,10 @@ impl SwarmSpawnerDirector {
             }
         }
 
-        if self.running && s.mode == Self::FINITE_ENCOUNTER && self.spawned_total >= s.total_limit && self.alive.is_empty()
+        if self.running
+            && s.mode == Self::FINITE_ENCOUNTER
+            && self.spawned_total >= s.total_limit
+            && self.alive.is_empty()
         {
             self.running = false;
             self.finished = true;

@@ -1,6 +1,6 @@
 //! Scene nodes: the manager that owns a world, and targets agents chase.
 
-pub mod manager;
-pub mod target;
-pub mod spawners;
 pub mod director;
+pub mod manager;
+pub mod spawners;
+pub mod target;

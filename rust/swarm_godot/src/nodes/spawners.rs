@@ -52,7 +52,12 @@ impl Shape {
         match *self {
             Shape::Rect { size } => {
                 let (x, z) = (size.x * 0.5, size.y * 0.5);
-                let c = [Vector3::new(-x, 0.0, -z), Vector3::new(x, 0.0, -z), Vector3::new(x, 0.0, z), Vector3::new(-x, 0.0, z)];
+                let c = [
+                    Vector3::new(-x, 0.0, -z),
+                    Vector3::new(x, 0.0, -z),
+                    Vector3::new(x, 0.0, z),
+                    Vector3::new(-x, 0.0, z),
+                ];
                 for i in 0..4 {
                     out.push(c[i]);
                     out.push(c[(i + 1) % 4]);
@@ -243,7 +248,12 @@ pub trait SpawnerNode {
     /// [`Self::check`], printing the problems (only the new ones when `once`), and the generator
     /// (reseeded when [member SwarmRectSpawner.random_seed] changed), taken out of the node until
     /// [`Self::finish`].
-    fn prepare(&mut self, profile: Option<&Gd<SwarmSpawnProfile>>, once: bool, need_picker: bool) -> (Prepared, SpawnRng) {
+    fn prepare(
+        &mut self,
+        profile: Option<&Gd<SwarmSpawnProfile>>,
+        once: bool,
+        need_picker: bool,
+    ) -> (Prepared, SpawnRng) {
         let (p, problems) = self.check(profile, need_picker);
         let seed = self.common().random_seed;
         let state = self.state();

@@ -75,7 +75,8 @@ impl SwarmSpawnProfile {
             let w = self.weights.get(i).unwrap_or(1.0);
             let w = c.f(&format!("weights[{i}]"), w, 0.0, 1e9, 0.0);
             if self.archetypes.at(i).is_none() {
-                problems.push(format!("{owner}: archetypes[{i}] is empty; it is skipped. Assign a SwarmAgentArchetype"));
+                problems
+                    .push(format!("{owner}: archetypes[{i}] is empty; it is skipped. Assign a SwarmAgentArchetype"));
                 weights.push(0.0);
             } else {
                 weights.push(w);
@@ -94,7 +95,8 @@ impl SwarmSpawnProfile {
     /// A picker over the archetypes with a positive weight, or `None` when there is none; and the
     /// problems found, each naming `owner`, the profile and the field.
     pub fn picker(&self, owner: &str) -> (Option<Picker>, Vec<String>) {
-        let owner = if owner == self.display_name() { owner.to_string() } else { format!("{owner}: {}", self.display_name()) };
+        let owner =
+            if owner == self.display_name() { owner.to_string() } else { format!("{owner}: {}", self.display_name()) };
         let (weights, mut problems) = self.checked_weights(&owner);
         let mut entries = Vec::new();
         let mut cumulative = Vec::new();

@@ -1,0 +1,19 @@
+//! Surface flow field (seed 001): a baked layered grid of walkable cells (`surface`), a run-time
+//! layer of doors and barricades over it (`modifiers`), per-target distance fields built in
+//! slices or at once (`integration`), smooth direction fields agents read once per step
+//! (`direction`), point-to-point route lengths (`path`), and the per-target rebuild schedule
+//! (`fields`). Plain data and functions; the binding layer does the raycasts and the nodes.
+
+pub mod direction;
+pub mod fields;
+pub mod integration;
+pub mod modifiers;
+pub mod path;
+pub mod surface;
+
+pub use direction::DirectionField;
+pub use fields::{FieldSet, FieldSetSettings, FlowField};
+pub use integration::{integrate, DistanceField, IntegrationJob};
+pub use modifiers::{ModifierBox, ModifierLayer, RouteMode, StampResult};
+pub use path::{path_length, PathScratch};
+pub use surface::{BakeError, BakeParams, BakeSamples, CellId, SurfaceGrid, SurfaceSample, DIRS, NONE};

@@ -1,0 +1,161 @@
+//! Point-to-point route length (`get_path_length`, navigation-path occlusion): A* over the same
+//! graph and costs as the distance fields, searching from the destination back toward the start
+//! so the sums match a field built for that destination. The scratch keeps its buffers and uses
+//! generation stamps, so a query allocates nothing and clears nothing.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::f32::consts::SQRT_2;
+
+use super::modifiers::ModifierLayer;
+use super::surface::{CellId, SurfaceGrid, NONE};
+
+/// Reusable buffers for `path_length`.
+#[derive(Clone, Debug, Default)]
+pub struct PathScratch {
+    g: Vec<f32>,
+    /// Generation in which `g` was set for the cell.
+    seen: Vec<u32>,
+    /// Generation in which the cell was settled.
+    closed: Vec<u32>,
+    generation: u32,
+    heap: BinaryHeap<Reverse<(u32, CellId)>>,
+    /// Cells settled by the last query (a measure of its cost).
+    pub last_settled: usize,
+}
+
+impl PathScratch {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn begin(&mut self, n: usize) {
+        if self.g.len() != n || self.generation == u32::MAX {
+            self.g = vec![f32::INFINITY; n];
+            self.seen = vec![0; n];
+            self.closed = vec![0; n];
+            self.generation = 0;
+        }
+        self.generation += 1;
+        self.heap.clear();
+        self.last_settled = 0;
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        (self.g.capacity() + self.seen.capacity() + self.closed.capacity()) * 4 + self.heap.capacity() * 8
+    }
+}
+
+/// Octile lower bound on the route length between two columns.
+#[inline]
+fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
+    let (ax, az) = grid.column_xz(a);
+    let (bx, bz) = grid.column_xz(b);
+    let dx = ax.abs_diff(bx) as f32;
+    let dz = az.abs_diff(bz) as f32;
+    grid.cell_size() * (dx.max(dz) + (SQRT_2 - 1.0) * dx.min(dz))
+}
+
+/// Route length from cell `from` to cell `to` (what an agent at `from` walks and pays to reach
+/// `to`), or `None` when there is no route or it is longer than `max_length`.
+pub fn path_length(
+    grid: &SurfaceGrid,
+    mods: &ModifierLayer,
+    from: CellId,
+    to: CellId,
+    max_length: f32,
+    scratch: &mut PathScratch,
+) -> Option<f32> {
+    let n = grid.cell_count();
+    if from as usize >= n || to as usize >= n {
+        return None;
+    }
+    if from == to {
+        return Some(0.0);
+    }
+    if mods.route_blocked(from) {
+        return None;
+    }
+    scratch.begin(n);
+    let gen = scratch.generation;
+    let goal_col = grid.column_of(from);
+    let orth = grid.cell_size();
+    let diag = orth * SQRT_2;
+    scratch.g[to as usize] = 0.0;
+    scratch.seen[to as usize] = gen;
+    scratch.heap.push(Reverse((heuristic(grid, grid.column_of(to), goal_col).to_bits(), to)));
+    while let Some(Reverse((fbits, c))) = scratch.heap.pop() {
+        if scratch.closed[c as usize] == gen {
+            continue;
+        }
+        if f32::from_bits(fbits) > max_length {
+            return None;
+        }
+        scratch.closed[c as usize] = gen;
+        scratch.last_settled += 1;
+        let gc = scratch.g[c as usize];
+        if c == from {
+            return (gc <= max_length).then_some(gc);
+        }
+        let l = grid.links(c);
+        for d in 0..8 {
+            let nb = l[d];
+            if nb == NONE || scratch.closed[nb as usize] == gen || mods.route_blocked(nb) {
+                continue;
+            }
+            let step = if d % 2 == 0 {
+                orth
+            } else {
+                let (o1, o2) = (l[d - 1], l[(d + 1) & 7]);
+                if o1 == NONE || o2 == NONE || mods.route_blocked(o1) || mods.route_blocked(o2) {
+                    continue;
+                }
+                diag
+            };
+            let ng = gc + (step + mods.entry_cost(nb, c));
+            if scratch.seen[nb as usize] != gen || ng < scratch.g[nb as usize] {
+                scratch.g[nb as usize] = ng;
+                scratch.seen[nb as usize] = gen;
+                let f = ng + heuristic(grid, grid.column_of(nb), goal_col);
+                scratch.heap.push(Reverse((f.to_bits(), nb)));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::integration::{integrate, DistanceField, IntegrationJob};
+    use super::super::surface::{BakeParams, BakeSamples, SurfaceSample};
+    use super::*;
+    use glam::Vec3;
+
+    #[test]
+    fn matches_the_distance_field_and_respects_the_limit() {
+        let rows = ["..........", ".########.", ".#......#.", ".#.####.#.", "...#..#..."];
+        let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, 10, 5, |x, z, o| {
+            if rows[z as usize].as_bytes()[x as usize] != b'#' {
+                o.push(SurfaceSample::walkable(0.0));
+            }
+        });
+        let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+        let m = ModifierLayer::new(&g);
+        let to = g.locate(Vec3::new(2.25, 0.0, 1.25)).unwrap();
+        let mut f = DistanceField::new();
+        integrate(&g, &m, to, &mut IntegrationJob::new(), &mut f);
+        let mut sc = PathScratch::new();
+        for from in 0..g.cell_count() as CellId {
+            let p = path_length(&g, &m, from, to, f32::INFINITY, &mut sc);
+            let want = f.distance(from);
+            match p {
+                Some(p) => assert!((p - want).abs() < 1e-4, "{from}: {p} vs {want}"),
+                None => assert!(!want.is_finite() || !g.is_walkable(from)),
+            }
+        }
+        let from = g.locate(Vec3::new(4.75, 0.0, 2.25)).unwrap();
+        let full = path_length(&g, &m, from, to, f32::INFINITY, &mut sc).unwrap();
+        assert_eq!(path_length(&g, &m, from, to, full - 0.1, &mut sc), None);
+        assert_eq!(path_length(&g, &m, from, to, full, &mut sc), Some(full));
+    }
+}
