@@ -4,6 +4,7 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::combat::AttackState;
 use crate::targets::NO_TARGET;
 
 /// Per-agent movement parameters sampled from the archetype's ranges at spawn.
@@ -63,6 +64,10 @@ pub struct Agents {
     pub approach_cache: Vec<[Vec2; 2]>,
     /// Cached Hold Nearby and Out-of-Sight pulls.
     pub group_cache: Vec<[Vec2; 2]>,
+    /// Swing phase and timers.
+    pub attack: Vec<AttackState>,
+    /// Seconds of hit flash left (visuals read it).
+    pub flash: Vec<f32>,
 }
 
 /// What a new agent starts with.
@@ -100,6 +105,8 @@ impl Agents {
             ps_cache: Vec::with_capacity(cap),
             approach_cache: Vec::with_capacity(cap),
             group_cache: Vec::with_capacity(cap),
+            attack: Vec::with_capacity(cap),
+            flash: Vec::with_capacity(cap),
         }
     }
 
@@ -132,6 +139,8 @@ impl Agents {
         self.ps_cache.push(Vec2::ZERO);
         self.approach_cache.push([Vec2::ZERO; 2]);
         self.group_cache.push([Vec2::ZERO; 2]);
+        self.attack.push(AttackState::default());
+        self.flash.push(0.0);
         self.len() - 1
     }
 
@@ -158,6 +167,8 @@ impl Agents {
         self.ps_cache.swap_remove(i);
         self.approach_cache.swap_remove(i);
         self.group_cache.swap_remove(i);
+        self.attack.swap_remove(i);
+        self.flash.swap_remove(i);
         (i != last).then(|| self.slot[i])
     }
 }

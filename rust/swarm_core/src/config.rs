@@ -61,6 +61,8 @@ pub struct WorldSettings {
     pub retarget_interval: f32,
     /// A new target must be this fraction closer than the current one to take over.
     pub retarget_hysteresis: f32,
+    /// Height of an agent's body for ray queries (metres above its feet).
+    pub agent_height: f32,
     /// Worker threads for the step; 0 = all cores.
     pub worker_threads: usize,
     /// Importance LOD: distances, Full cap, throttling per tier.
@@ -85,6 +87,7 @@ impl Default for WorldSettings {
             target_stickiness: 0.8,
             retarget_interval: 0.5,
             retarget_hysteresis: 0.15,
+            agent_height: 1.8,
             worker_threads: 0,
             lod: LodSettings::default(),
             dormancy_enabled: true,
@@ -106,6 +109,7 @@ impl WorldSettings {
         self.retarget_interval = finite_clamp(self.retarget_interval, 0.0, 60.0, d.retarget_interval);
         self.retarget_hysteresis = finite_clamp(self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis);
         self.worker_threads = self.worker_threads.min(256);
+        self.agent_height = finite_clamp(self.agent_height, 0.01, 1000.0, d.agent_height);
         self.lod = self.lod.sanitized();
         self.dormancy_distance = finite_clamp(self.dormancy_distance, 0.0, 1e6, d.dormancy_distance);
         self.dormancy_delay = finite_clamp(self.dormancy_delay, 0.0, 3600.0, d.dormancy_delay);
@@ -364,6 +368,8 @@ pub struct Archetype {
     pub max_health: f32,
     pub behavior: BehaviorProfile,
     pub movement: MovementProfile,
+    /// How it attacks; `None` for agents that never attack.
+    pub attack: Option<crate::combat::AttackProfile>,
 }
 
 impl Default for Archetype {
@@ -374,6 +380,7 @@ impl Default for Archetype {
             max_health: 100.0,
             behavior: BehaviorProfile::default(),
             movement: MovementProfile::default(),
+            attack: None,
         }
     }
 }
@@ -386,6 +393,7 @@ impl Archetype {
         self.max_health = finite_clamp(self.max_health, 0.001, 1e9, d.max_health);
         self.behavior = self.behavior.sanitized();
         self.movement = self.movement.sanitized();
+        self.attack = self.attack.map(|a| a.sanitized());
         self
     }
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// A stable handle to one agent. Packs into a non-negative `i64` for GDScript.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct AgentId {
     pub slot: u32,
     pub generation: u32,

@@ -17,6 +17,7 @@ use crate::agent_step::{AgentIn, AgentState, StepCtx};
 use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING};
 use crate::body_blocking;
 use crate::camera::Frustum;
+use crate::combat::{self, AttackEvent, CombatIn};
 use crate::config::{Archetype, WorldSettings};
 use crate::ids::{AgentId, IdTable};
 use crate::lod::{self, TierCounts};
@@ -31,6 +32,45 @@ pub const CHUNK: usize = 1024;
 #[derive(Clone, Debug)]
 pub(crate) struct ArchetypeRuntime {
     pub config: Archetype,
+}
+
+/// Seconds an agent flashes after a hit.
+pub const HIT_FLASH_SECONDS: f32 = 0.15;
+
+/// Outcome of `World::damage`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum DamageResult {
+    Hurt {
+        health: f32,
+    },
+    /// The agent died and was despawned; where it stood, for effects.
+    Died {
+        position: Vec3,
+        facing: Vec2,
+        archetype: u16,
+    },
+    Unknown,
+    Refused,
+}
+
+/// Smallest `t` in 0..=1 where the segment `a + t * seg` enters the circle, if it does.
+fn segment_circle(a: Vec2, seg: Vec2, center: Vec2, r: f32) -> Option<f32> {
+    let f = a - center;
+    let c = f.length_squared() - r * r;
+    if c <= 0.0 {
+        return Some(0.0);
+    }
+    let aa = seg.length_squared();
+    if aa < 1e-12 {
+        return None;
+    }
+    let b = f.dot(seg);
+    let disc = b * b - aa * c;
+    if disc < 0.0 {
+        return None;
+    }
+    let t = (-b - disc.sqrt()) / aa;
+    (0.0..=1.0).contains(&t).then_some(t)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -69,6 +109,8 @@ pub struct World {
     target_counts: Vec<u32>,
     press_candidates: Vec<pressure::Candidate>,
     pressing: Vec<u32>,
+    events: Vec<AttackEvent>,
+    event_scratch: Vec<Vec<AttackEvent>>,
     partials: Vec<DVec3>,
     rng: Pcg32,
     time: f64,
@@ -106,6 +148,8 @@ impl World {
             target_counts: Vec::new(),
             press_candidates: Vec::new(),
             pressing: Vec::new(),
+            events: Vec::new(),
+            event_scratch: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             archetypes: Vec::new(),
             time: 0.0,
@@ -506,6 +550,8 @@ impl World {
             + b(&a.ps_cache)
             + b(&a.approach_cache)
             + b(&a.group_cache)
+            + b(&a.attack)
+            + b(&a.flash)
             + b(&self.sees)
             + b(&self.lod_flags)
             + b(&self.lod_dist)
@@ -772,6 +818,96 @@ impl World {
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
         self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
         self.grid_dirty = false;
+        self.attack_pass(dt);
+    }
+
+    /// Swings and contact damage after movement; hits become this step's events.
+    fn attack_pass(&mut self, dt: f32) {
+        self.events.clear();
+        self.agents.flash.iter_mut().for_each(|f| *f = (*f - dt).max(0.0));
+        if !self.archetypes.iter().any(|a| a.config.attack.is_some()) {
+            return;
+        }
+        let a = &mut self.agents;
+        let (targets, archetypes) = (&self.targets, &self.archetypes);
+        let (target, arch, flags) = (&a.target, &a.archetype, &a.flags);
+        let target_pos = |i: usize| targets.get(target[i]).map(|t| (target[i], t.position));
+        let profile = |i: usize| archetypes[arch[i] as usize].config.attack.as_ref();
+        let may_swing = |i: usize| {
+            let f = flags[i];
+            f & FLAG_DORMANT == 0
+                && (!archetypes[arch[i] as usize].config.behavior.use_pressure || f & FLAG_PRESSING != 0)
+        };
+        let input = CombatIn { pos: &a.pos, target_pos: &target_pos, profile: &profile, may_swing: &may_swing };
+        combat::combat_pass(&input, &mut a.attack, dt, CHUNK, &mut self.event_scratch, &mut self.events);
+        for e in &mut self.events {
+            e.agent_id = self.ids.id_of_slot(a.slot[e.agent as usize]);
+        }
+    }
+
+    /// Hits landed by agents in the last step, in agent order.
+    pub fn attack_events(&self) -> &[AttackEvent] {
+        &self.events
+    }
+
+    /// Damages an agent (waking it and starting its hit flash). An agent whose health reaches 0
+    /// dies and is despawned. Negative or non-finite amounts are refused (`Refused`).
+    pub fn damage(&mut self, id: AgentId, amount: f32) -> DamageResult {
+        let Some(i) = self.ids.resolve(id) else { return DamageResult::Unknown };
+        if !amount.is_finite() || amount < 0.0 {
+            return DamageResult::Refused;
+        }
+        self.agents.health[i] -= amount;
+        self.agents.flash[i] = HIT_FLASH_SECONDS;
+        self.agents.flags[i] &= !FLAG_DORMANT;
+        self.agents.dormant_timer[i] = 0.0;
+        if self.agents.health[i] <= 0.0 {
+            let position = self.agents.pos[i];
+            let facing = self.agents.facing[i];
+            let archetype = self.agents.archetype[i];
+            self.despawn(id);
+            return DamageResult::Died { position, facing, archetype };
+        }
+        DamageResult::Hurt { health: self.agents.health[i] }
+    }
+
+    pub fn health(&self, id: AgentId) -> Option<f32> {
+        self.ids.resolve(id).map(|i| self.agents.health[i])
+    }
+
+    /// The nearest agent hit by the segment `from..to` (agents are vertical cylinders of their
+    /// radius and `agent_height`), with the hit point.
+    pub fn raycast(&mut self, from: Vec3, to: Vec3) -> Option<(AgentId, Vec3)> {
+        if !from.is_finite() || !to.is_finite() {
+            return None;
+        }
+        self.ensure_grid();
+        let (a, b) = (Vec2::new(from.x, from.z), Vec2::new(to.x, to.z));
+        let seg = b - a;
+        let len = seg.length();
+        let step = self.grid.cell_size().max(0.25);
+        let reach = step + self.max_radius;
+        let samples = (len / step).ceil() as usize + 1;
+        let height = self.settings.agent_height;
+        let mut best: Option<(f32, u32)> = None;
+        let (pos, params) = (&self.agents.pos, &self.agents.params);
+        for k in 0..samples.min(1_000_000) {
+            let c = a + seg * (k as f32 / (samples.max(2) - 1) as f32);
+            self.grid.for_each_candidate(c, reach, |j, q| {
+                let r = params[j as usize].radius;
+                if let Some(t) = segment_circle(a, seg, q, r) {
+                    if best.is_none_or(|(bt, bj)| t < bt || (t == bt && j < bj)) {
+                        let y = from.y + (to.y - from.y) * t;
+                        let feet = pos[j as usize].y;
+                        if y >= feet && y <= feet + height {
+                            best = Some((t, j));
+                        }
+                    }
+                }
+                true
+            });
+        }
+        best.map(|(t, j)| (self.id_at(j as usize), from + (to - from) * t))
     }
 }
 

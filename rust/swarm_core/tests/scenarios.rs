@@ -339,3 +339,59 @@ fn a_camera_keeps_far_agents_out_of_cheap_and_awake() {
     w.recyclable_agents(100.0, 10, &mut out);
     assert_eq!(out, vec![unseen], "only the unseen far agent may be recycled");
 }
+
+#[test]
+fn agents_with_an_attack_profile_hit_their_target_and_pressure_limits_the_attackers() {
+    use swarm_core::AttackProfile;
+    let mut w = world(100, 0);
+    let mut a = Archetype::default();
+    a.attack = Some(AttackProfile { swing_cooldown: 0.5, ..Default::default() });
+    a.behavior.use_pressure = true;
+    a.behavior.max_active_attackers = 2;
+    let arch = w.add_archetype(a);
+    ring(&mut w, arch, 12, 6.0);
+    let t = w.register_target(Vec3::ZERO, 1.0);
+    let mut hits = 0;
+    let mut attackers = std::collections::HashSet::new();
+    for _ in 0..900 {
+        w.step(DT);
+        for e in w.attack_events() {
+            assert_eq!(e.target, t);
+            assert!(e.damage > 0.0);
+            assert!(w.is_alive(e.agent_id));
+            attackers.insert(e.agent_id);
+            hits += 1;
+        }
+    }
+    assert!(hits >= 10, "only {hits} hits in 15 s");
+    assert!(attackers.len() > 2, "turn-taking lets several agents strike over time");
+}
+
+#[test]
+fn damage_hurts_then_kills_and_despawns() {
+    let mut w = world(10, 1);
+    let arch = w.add_archetype(Archetype::default());
+    let id = w.spawn(arch, Vec3::ZERO).unwrap();
+    assert_eq!(w.damage(id, 30.0), swarm_core::DamageResult::Hurt { health: 70.0 });
+    assert_eq!(w.damage(id, -5.0), swarm_core::DamageResult::Refused);
+    assert_eq!(w.damage(id, f32::NAN), swarm_core::DamageResult::Refused);
+    assert!(matches!(w.damage(id, 80.0), swarm_core::DamageResult::Died { .. }));
+    assert!(!w.is_alive(id));
+    assert_eq!(w.damage(id, 1.0), swarm_core::DamageResult::Unknown);
+}
+
+#[test]
+fn raycast_finds_the_nearest_agent_on_the_segment() {
+    let mut w = world(10, 1);
+    let arch = w.add_archetype(Archetype::default());
+    let far = w.spawn(arch, Vec3::new(10.0, 0.0, 0.0)).unwrap();
+    let near = w.spawn(arch, Vec3::new(5.0, 0.0, 0.1)).unwrap();
+    let _aside = w.spawn(arch, Vec3::new(3.0, 0.0, 4.0)).unwrap();
+    let (hit, p) = w.raycast(Vec3::new(0.0, 1.0, 0.0), Vec3::new(20.0, 1.0, 0.0)).unwrap();
+    assert_eq!(hit, near);
+    assert!((p.x - 4.6).abs() < 0.1, "{p:?}");
+    // Over their heads: nothing.
+    assert_eq!(w.raycast(Vec3::new(0.0, 3.0, 0.0), Vec3::new(20.0, 3.0, 0.0)), None);
+    // From the other side, the far one is first.
+    assert_eq!(w.raycast(Vec3::new(20.0, 1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)).unwrap().0, far);
+}
