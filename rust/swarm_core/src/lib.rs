@@ -8,6 +8,7 @@ mod agent_step;
 pub mod agents;
 pub mod body_blocking;
 pub mod camera;
+pub mod combat;
 pub mod config;
 pub mod flow_field;
 pub mod ids;
@@ -20,8 +21,9 @@ pub mod targets;
 pub mod world;
 
 pub use camera::Frustum;
+pub use combat::{AttackEvent, AttackProfile};
 pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings};
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;
-pub use world::{SpawnError, StepStats, World};
+pub use world::{DamageResult, SpawnError, StepStats, World};
