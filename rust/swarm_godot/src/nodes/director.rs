@@ -123,6 +123,7 @@ pub struct SwarmSpawnerDirector {
     connected: Option<Gd<SwarmManager>>,
     last_target_pos: HashMap<InstanceId, Vector3>,
     reported: Vec<String>,
+    full_warned: bool,
 
     base: Base<Node>,
 }
@@ -476,6 +477,17 @@ impl SwarmSpawnerDirector {
         if n > 0 && !spawners.is_empty() {
             let count = manager.call("get_agent_count", &[]).try_to::<i64>().unwrap_or(0);
             let capacity = manager.call("get_capacity", &[]).try_to::<i64>().unwrap_or(0);
+            if count >= capacity {
+                if !self.full_warned {
+                    godot_warn!(
+                        "{}: the manager is full (SwarmSettings.max_agents = {capacity}); spawning waits for room. Raise max_agents or lower max_alive",
+                        self.label()
+                    );
+                }
+                self.full_warned = true;
+            } else {
+                self.full_warned = false;
+            }
             n = n.min(capacity - count);
         }
         let n = n.max(0) as usize;

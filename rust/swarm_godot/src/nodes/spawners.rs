@@ -435,9 +435,10 @@ impl AnySpawner {
     }
 }
 
-/// The body of both classes' `spawn(count)`.
-fn spawn_method(mut s: AnySpawner, count: i64) -> PackedInt64Array {
+/// The body of both classes' `spawn(count)`; `None`: [member SwarmRectSpawner.count] (checked).
+fn spawn_method(mut s: AnySpawner, count: Option<i64>) -> PackedInt64Array {
     let (p, mut rng) = s.prepare(None, false);
+    let count = count.unwrap_or(p.count);
     if !(0..=MAX_COUNT).contains(&count) {
         godot_error!("{}: spawn: count = {count} is outside 0..{MAX_COUNT}; nothing spawned", p.label);
         s.finish(rng, &Outcome::default(), &p);
@@ -458,9 +459,9 @@ fn spawn_method(mut s: AnySpawner, count: i64) -> PackedInt64Array {
 
 /// [member SwarmRectSpawner.auto_spawn]: spawn [member SwarmRectSpawner.count] once the scene is
 /// ready (deferred, so every node, manager and camera included, has entered the tree).
-fn auto_spawn(node: &mut Gd<Node3D>, count: i64) {
+fn auto_spawn(node: &mut Gd<Node3D>) {
     if !Engine::singleton().is_editor_hint() {
-        node.call_deferred("spawn", &[count.to_variant()]);
+        node.call_deferred("_auto_spawn", &[]);
     }
 }
 
@@ -653,7 +654,7 @@ impl SpawnerNode for SwarmRingSpawner {
 impl INode3D for SwarmRectSpawner {
     fn ready(&mut self) {
         if self.auto_spawn {
-            auto_spawn(&mut self.to_gd().upcast(), self.count);
+            auto_spawn(&mut self.to_gd().upcast());
         }
     }
 
@@ -666,7 +667,7 @@ impl INode3D for SwarmRectSpawner {
 impl INode3D for SwarmRingSpawner {
     fn ready(&mut self) {
         if self.auto_spawn {
-            auto_spawn(&mut self.to_gd().upcast(), self.count);
+            auto_spawn(&mut self.to_gd().upcast());
         }
     }
 
@@ -689,7 +690,12 @@ impl SwarmRectSpawner {
     /// with [member spawn_off_screen] and [constant FALLBACK_SKIP], when no unseen point was found.
     #[func(gd_self)]
     fn spawn(this: Gd<Self>, count: i64) -> PackedInt64Array {
-        spawn_method(AnySpawner::Rect(this), count)
+        spawn_method(AnySpawner::Rect(this), Some(count))
+    }
+
+    #[func(gd_self)]
+    fn _auto_spawn(this: Gd<Self>) {
+        spawn_method(AnySpawner::Rect(this), None);
     }
 
     /// The outline of the rectangle as line segments (pairs of points) in local space; the editor
@@ -721,7 +727,12 @@ impl SwarmRingSpawner {
     /// with [member spawn_off_screen] and [constant FALLBACK_SKIP], when no unseen point was found.
     #[func(gd_self)]
     fn spawn(this: Gd<Self>, count: i64) -> PackedInt64Array {
-        spawn_method(AnySpawner::Ring(this), count)
+        spawn_method(AnySpawner::Ring(this), Some(count))
+    }
+
+    #[func(gd_self)]
+    fn _auto_spawn(this: Gd<Self>) {
+        spawn_method(AnySpawner::Ring(this), None);
     }
 
     /// The outline of the ring (both circles and four spokes) as line segments (pairs of points)
