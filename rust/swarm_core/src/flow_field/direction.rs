@@ -12,7 +12,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::integration::{smooth_update, DistanceField};
+use super::integration::{best_of, neighbour_values, DistanceField};
 use super::modifiers::ModifierLayer;
 use super::surface::{CellId, SurfaceGrid, NONE};
 
@@ -40,16 +40,22 @@ impl DirectionField {
         if field.cell_count() != n {
             return;
         }
-        let smooth = field.smooth_distances();
+        let nodes = field.nodes();
         let target = field.target();
-        let cell = grid.cell_size();
+        let (cell, inv) = (grid.cell_size(), 1.0 / grid.cell_size());
+        let empty = mods.is_empty();
         self.dir.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
             for (j, o) in out.iter_mut().enumerate() {
                 let c = (k * PAR_CHUNK + j) as CellId;
-                if c == target || !grid.is_walkable(c) {
+                if c == target || (!nodes[c as usize].smooth.is_finite() && !mods.route_blocked(c)) {
                     continue;
                 }
-                let (v, d) = smooth_update(grid, mods, smooth, c, cell);
+                let v = if empty {
+                    neighbour_values::<false>(grid, mods, nodes, c, target)
+                } else {
+                    neighbour_values::<true>(grid, mods, nodes, c, target)
+                };
+                let (v, d) = best_of(&v, cell, inv);
                 if v.is_finite() {
                     *o = d.normalize_or_zero();
                 }

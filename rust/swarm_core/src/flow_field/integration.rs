@@ -28,19 +28,27 @@ use super::surface::{CellId, SurfaceGrid, DIRS, NONE};
 /// Buckets in the ring (a power of two, above the widest plain step in buckets, 2 * sqrt 2).
 const RING: u64 = 8;
 
+/// One cell's values, stored together: the search reads both for every neighbour.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Node {
+    /// Route length to the target (`INFINITY`: no route).
+    pub dist: f32,
+    /// Interpolated any-angle distance, for directions (`INFINITY`: not settled / no route).
+    pub smooth: f32,
+}
+
+const UNREACHED: Node = Node { dist: f32::INFINITY, smooth: f32::INFINITY };
+
 /// Route lengths and smooth distances to one target.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct DistanceField {
     target: CellId,
-    /// Per cell: route length to the target (`INFINITY`: no route).
-    dist: Vec<f32>,
-    /// Per cell: interpolated any-angle distance, for directions (`INFINITY`: no route).
-    smooth: Vec<f32>,
+    nodes: Vec<Node>,
 }
 
 impl DistanceField {
     pub fn new() -> Self {
-        Self { target: NONE, dist: Vec::new(), smooth: Vec::new() }
+        Self { target: NONE, nodes: Vec::new() }
     }
 
     /// The target cell (`NONE` before the first build).
@@ -50,19 +58,19 @@ impl DistanceField {
 
     /// Cells covered (0 before the first build).
     pub fn cell_count(&self) -> usize {
-        self.dist.len()
+        self.nodes.len()
     }
 
     /// Route length from `cell` to the target, `INFINITY` where there is none.
     #[inline]
     pub fn distance(&self, cell: CellId) -> f32 {
-        self.dist.get(cell as usize).copied().unwrap_or(f32::INFINITY)
+        self.nodes.get(cell as usize).map_or(f32::INFINITY, |n| n.dist)
     }
 
-    /// Smooth distance from `cell` to the target, `INFINITY` where there is no route.
+    /// Smooth (any-angle) distance from `cell` to the target, `INFINITY` where there is no route.
     #[inline]
     pub fn smooth_distance(&self, cell: CellId) -> f32 {
-        self.smooth.get(cell as usize).copied().unwrap_or(f32::INFINITY)
+        self.nodes.get(cell as usize).map_or(f32::INFINITY, |n| n.smooth)
     }
 
     #[inline]
@@ -70,16 +78,22 @@ impl DistanceField {
         self.distance(cell).is_finite()
     }
 
-    pub fn distances(&self) -> &[f32] {
-        &self.dist
+    /// Route lengths of every cell in id order.
+    pub fn distances(&self) -> impl ExactSizeIterator<Item = f32> + '_ {
+        self.nodes.iter().map(|n| n.dist)
     }
 
-    pub fn smooth_distances(&self) -> &[f32] {
-        &self.smooth
+    /// Smooth distances of every cell in id order.
+    pub fn smooth_distances(&self) -> impl ExactSizeIterator<Item = f32> + '_ {
+        self.nodes.iter().map(|n| n.smooth)
+    }
+
+    pub(crate) fn nodes(&self) -> &[Node] {
+        &self.nodes
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.dist.capacity() + self.smooth.capacity()) * 4
+        self.nodes.capacity() * 8
     }
 }
 
@@ -87,8 +101,7 @@ impl DistanceField {
 #[derive(Clone, Debug)]
 pub struct IntegrationJob {
     target: CellId,
-    dist: Vec<f32>,
-    smooth: Vec<f32>,
+    nodes: Vec<Node>,
     ring: Vec<Vec<CellId>>,
     /// Entries in `ring` not yet popped.
     ring_len: usize,
@@ -99,6 +112,7 @@ pub struct IntegrationJob {
     seq: u32,
     inv_bucket: f32,
     orth: f32,
+    inv_orth: f32,
     diag: f32,
     settled: usize,
     done: bool,
@@ -114,8 +128,7 @@ impl IntegrationJob {
     pub fn new() -> Self {
         Self {
             target: NONE,
-            dist: Vec::new(),
-            smooth: Vec::new(),
+            nodes: Vec::new(),
             ring: (0..RING).map(|_| Vec::new()).collect(),
             ring_len: 0,
             cur: 0,
@@ -124,6 +137,7 @@ impl IntegrationJob {
             seq: 0,
             inv_bucket: 1.0,
             orth: 1.0,
+            inv_orth: 1.0,
             diag: SQRT_2,
             settled: 0,
             done: true,
@@ -134,10 +148,8 @@ impl IntegrationJob {
     /// must be passed to every `run` until it is done; restart it when either changes.
     pub fn start(&mut self, grid: &SurfaceGrid, target: CellId) {
         let n = grid.cell_count();
-        self.dist.clear();
-        self.dist.resize(n, f32::INFINITY);
-        self.smooth.clear();
-        self.smooth.resize(n, f32::INFINITY);
+        self.nodes.clear();
+        self.nodes.resize(n, UNREACHED);
         for b in &mut self.ring {
             b.clear();
         }
@@ -147,13 +159,14 @@ impl IntegrationJob {
         self.overflow.clear();
         self.seq = 0;
         self.orth = grid.cell_size();
+        self.inv_orth = 1.0 / grid.cell_size();
         self.diag = grid.cell_size() * SQRT_2;
         self.inv_bucket = 2.0 / grid.cell_size();
         self.settled = 0;
         self.target = target;
         self.done = (target as usize) >= n;
         if !self.done {
-            self.dist[target as usize] = 0.0;
+            self.nodes[target as usize].dist = 0.0;
             self.push(target, 0.0);
         }
     }
@@ -172,17 +185,26 @@ impl IntegrationJob {
     }
 
     /// Settles up to `budget` cells; returns whether the build is complete.
-    pub fn run(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, mut budget: usize) -> bool {
+    pub fn run(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, budget: usize) -> bool {
+        if mods.is_empty() {
+            self.run_with::<false>(grid, mods, budget)
+        } else {
+            self.run_with::<true>(grid, mods, budget)
+        }
+    }
+
+    /// `run`, with the modifier checks compiled out when `M` is false (an empty layer).
+    fn run_with<const M: bool>(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, mut budget: usize) -> bool {
         while !self.done && budget > 0 {
             let slot = (self.cur % RING) as usize;
             if self.pos < self.ring[slot].len() {
                 let c = self.ring[slot][self.pos];
                 self.pos += 1;
                 self.ring_len -= 1;
-                if self.smooth[c as usize].is_finite() {
+                if self.nodes[c as usize].smooth.is_finite() {
                     continue; // Settled through an earlier, cheaper entry.
                 }
-                self.settle(grid, mods, c);
+                self.settle::<M>(grid, mods, c);
                 budget -= 1;
                 continue;
             }
@@ -217,15 +239,14 @@ impl IntegrationJob {
         if !self.done || self.target == NONE {
             return false;
         }
-        std::mem::swap(&mut self.dist, &mut field.dist);
-        std::mem::swap(&mut self.smooth, &mut field.smooth);
+        std::mem::swap(&mut self.nodes, &mut field.nodes);
         field.target = self.target;
         self.target = NONE;
         true
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.dist.capacity() + self.smooth.capacity()) * 4
+        self.nodes.capacity() * 8
             + self.ring.iter().map(|b| b.capacity() * 4).sum::<usize>()
             + self.overflow.capacity() * 16
     }
@@ -242,33 +263,63 @@ impl IntegrationJob {
         }
     }
 
-    fn settle(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, c: CellId) {
-        self.smooth[c as usize] =
-            if c == self.target { 0.0 } else { smooth_update(grid, mods, &self.smooth, c, self.orth).0 };
-        self.settled += 1;
-        let dc = self.dist[c as usize];
+    /// Settles `c`: its smooth distance from the settled neighbours, and relaxation of the
+    /// others, in one pass over the neighbours.
+    #[inline]
+    fn settle<const M: bool>(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, c: CellId) {
         let l = grid.links(c);
+        let dc = self.nodes[c as usize].dist;
+        let mut v = [f32::INFINITY; 8];
         for d in 0..8 {
             let n = l[d];
-            if n == NONE || self.smooth[n as usize].is_finite() || mods.route_blocked(n) {
+            if n == NONE {
                 continue;
             }
             let step = if d % 2 == 0 {
                 self.orth
             } else {
                 let (o1, o2) = (l[d - 1], l[(d + 1) & 7]);
-                if o1 == NONE || o2 == NONE || mods.route_blocked(o1) || mods.route_blocked(o2) {
+                if o1 == NONE || o2 == NONE || blocked::<M>(mods, o1) || blocked::<M>(mods, o2) {
                     continue;
                 }
                 self.diag
             };
-            // Reverse edge: an agent at `n` walks into `c`.
-            let nd = dc + (step + mods.entry_cost(n, c));
-            if nd < self.dist[n as usize] {
-                self.dist[n as usize] = nd;
-                self.push(n, nd);
+            let open = !blocked::<M>(mods, n);
+            let node = self.nodes[n as usize];
+            if node.smooth.is_finite() {
+                // Settled: a value for the smooth update, as an agent at `c` would pay it.
+                if open || n == self.target {
+                    v[d] = node.smooth + entry::<M>(mods, c, n);
+                }
+            } else if open {
+                // Reverse edge: an agent at `n` walks into `c`.
+                let nd = dc + (step + entry::<M>(mods, n, c));
+                if nd < node.dist {
+                    self.nodes[n as usize].dist = nd;
+                    self.push(n, nd);
+                }
             }
         }
+        let s = if c == self.target { 0.0 } else { best_of(&v, self.orth, self.inv_orth).0 };
+        // Always finite once settled (the settled predecessor guarantees a candidate).
+        self.nodes[c as usize].smooth = if s.is_finite() { s } else { dc };
+        self.settled += 1;
+    }
+}
+
+/// Route-blocked, when modifier checks are on.
+#[inline(always)]
+fn blocked<const M: bool>(mods: &ModifierLayer, c: CellId) -> bool {
+    M && mods.route_blocked(c)
+}
+
+/// Entry cost, when modifier checks are on.
+#[inline(always)]
+fn entry<const M: bool>(mods: &ModifierLayer, from: CellId, to: CellId) -> f32 {
+    if M {
+        mods.entry_cost(from, to)
+    } else {
+        0.0
     }
 }
 
@@ -285,56 +336,50 @@ pub fn integrate(
     if !job.finish(field) {
         // Invalid target: an empty field of the right size.
         field.target = NONE;
-        field.dist.clear();
-        field.dist.resize(grid.cell_count(), f32::INFINITY);
-        field.smooth.clear();
-        field.smooth.resize(grid.cell_count(), f32::INFINITY);
+        field.nodes.clear();
+        field.nodes.resize(grid.cell_count(), UNREACHED);
     }
 }
 
-/// The smooth-distance update of cell `c` from the neighbours whose value in `smooth` is finite
-/// (route-blocked neighbours and corner-cutting diagonals excluded): the least of
-/// `orthogonal + cell`, `diagonal + cell * sqrt 2`, and for each orthogonal/diagonal pair the
-/// value through the best point on the segment between them. Returns the value and the
-/// (unnormalised) ground-plane direction toward that point; `(INFINITY, ZERO)` with no usable
-/// neighbour.
+/// Values of `c`'s neighbours for the smooth update, as an agent at `c` would pay them
+/// (entering cost included); `INFINITY` for a neighbour that is missing, unsettled,
+/// route-blocked (unless it is `target`) or a diagonal that would cut a corner.
 #[inline]
-pub(crate) fn smooth_update(
+pub(crate) fn neighbour_values<const M: bool>(
     grid: &SurfaceGrid,
     mods: &ModifierLayer,
-    smooth: &[f32],
+    nodes: &[Node],
     c: CellId,
-    cell: f32,
-) -> (f32, Vec2) {
+    target: CellId,
+) -> [f32; 8] {
     let l = grid.links(c);
-    // Neighbour values as an agent at `c` would pay them (entering cost included).
     let mut v = [f32::INFINITY; 8];
-    for d in (0..8).step_by(2) {
+    for d in 0..8 {
         let n = l[d];
-        if n != NONE && !mods.route_blocked(n) {
-            let s = smooth[n as usize];
-            if s.is_finite() {
-                v[d] = s + mods.entry_cost(c, n);
+        if n == NONE || (n != target && blocked::<M>(mods, n)) {
+            continue;
+        }
+        if d % 2 == 1 {
+            let (o1, o2) = (l[d - 1], l[(d + 1) & 7]);
+            if o1 == NONE || o2 == NONE || blocked::<M>(mods, o1) || blocked::<M>(mods, o2) {
+                continue;
             }
         }
-    }
-    for d in (1..8).step_by(2) {
-        let n = l[d];
-        // Corner rule: both orthogonal cells linked and open (their own values may be unknown).
-        let (o1, o2) = (l[d - 1], l[(d + 1) & 7]);
-        if n != NONE
-            && o1 != NONE
-            && o2 != NONE
-            && !mods.route_blocked(n)
-            && !mods.route_blocked(o1)
-            && !mods.route_blocked(o2)
-        {
-            let s = smooth[n as usize];
-            if s.is_finite() {
-                v[d] = s + mods.entry_cost(c, n);
-            }
+        let s = nodes[n as usize].smooth;
+        if s.is_finite() {
+            v[d] = s + entry::<M>(mods, c, n);
         }
     }
+    v
+}
+
+/// The smooth update from neighbour values `v` (see `neighbour_values`): the least of
+/// `orthogonal + cell`, `diagonal + cell * sqrt 2`, and for each orthogonal/diagonal pair the
+/// value through the best point on the segment between them. Returns the value and the
+/// (unnormalised) ground-plane direction toward that point; `(INFINITY, ZERO)` when every
+/// value is infinite.
+#[inline]
+pub(crate) fn best_of(v: &[f32; 8], cell: f32, inv_cell: f32) -> (f32, Vec2) {
     let mut best = f32::INFINITY;
     let mut dir = Vec2::ZERO;
     for d in 0..8 {
@@ -344,15 +389,17 @@ pub(crate) fn smooth_update(
             dir = Vec2::new(DIRS[d].0 as f32, DIRS[d].1 as f32);
         }
     }
+    let lim = cell * FRAC_1_SQRT_2;
     for a in (0..8).step_by(2) {
         let va = v[a];
         if !va.is_finite() {
             continue;
         }
         for (g, p) in [((a + 1) & 7, (a + 2) & 7), ((a + 7) & 7, (a + 6) & 7)] {
-            let s = (va - v[g]) / cell;
-            // s is NaN or negative when the diagonal is unknown or no better.
-            if s > 0.0 && s < FRAC_1_SQRT_2 {
+            // Negative (or -inf) when the diagonal is unknown or no better.
+            let diff = va - v[g];
+            if diff > 0.0 && diff < lim {
+                let s = diff * inv_cell;
                 let r = (1.0 - s * s).sqrt();
                 let w = va + cell * r;
                 if w < best {
@@ -432,7 +479,10 @@ mod tests {
         let mut m = ModifierLayer::new(&g);
         // A two-cell box at x = 2..4 with cost 10, stamped as one region.
         use super::super::modifiers::{ModifierBox, RouteMode};
-        m.stamp_box(&g, &ModifierBox::aligned(Vec3::new(3.0, 1.0, 0.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(10.0)));
+        m.stamp_box(
+            &g,
+            &ModifierBox::aligned(Vec3::new(3.0, 1.0, 0.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(10.0)),
+        );
         let f = field(&g, &m, at(&g, 5, 0));
         assert_eq!(f.distance(at(&g, 0, 0)), 15.0);
         assert_eq!(f.distance(at(&g, 3, 0)), 2.0);

@@ -16,6 +16,8 @@ use super::surface::{CellId, SurfaceGrid};
 pub const BLOCKS_AGENTS: u8 = 1;
 /// Routes may not cross the cell (impassable for integration and path queries).
 pub const ROUTE_BLOCKED: u8 = 2;
+/// Internal: the cell carries a route cost.
+const HAS_COST: u8 = 0x40;
 /// Internal: the cell is in `touched`.
 const TOUCHED: u8 = 0x80;
 
@@ -192,6 +194,7 @@ impl ModifierLayer {
             if cost > self.extra[s as usize] {
                 self.extra[s as usize] = cost;
                 self.region[s as usize] = region;
+                *f |= HAS_COST;
             }
         }
         res
@@ -205,6 +208,7 @@ impl ModifierLayer {
         }
         *f |= (flags & (BLOCKS_AGENTS | ROUTE_BLOCKED)) | TOUCHED;
         if cost > self.extra[cell as usize] {
+            *f |= HAS_COST;
             self.extra[cell as usize] = cost;
             self.region[cell as usize] = self.next_region;
         }
@@ -238,8 +242,8 @@ impl ModifierLayer {
     /// Extra route cost of moving from `from` into its neighbour `to`.
     #[inline]
     pub fn entry_cost(&self, from: CellId, to: CellId) -> f32 {
-        match self.region.get(to as usize) {
-            Some(&r) if r != 0 && r != self.region(from) => self.extra[to as usize],
+        match self.flags.get(to as usize) {
+            Some(&f) if f & HAS_COST != 0 && self.region[to as usize] != self.region(from) => self.extra[to as usize],
             _ => 0.0,
         }
     }
@@ -401,7 +405,12 @@ mod tests {
         // A box two cells deep may carry twice as much.
         let r = m.stamp_box(
             &g,
-            &ModifierBox::aligned(Vec3::new(4.0, 1.0, 4.0), Vec3::new(1.0, 2.0, 1.0), true, RouteMode::ExtraCost(5000.0)),
+            &ModifierBox::aligned(
+                Vec3::new(4.0, 1.0, 4.0),
+                Vec3::new(1.0, 2.0, 1.0),
+                true,
+                RouteMode::ExtraCost(5000.0),
+            ),
         );
         assert_eq!(r.route_cost, 1024.0);
         let f = m.route_fingerprint();

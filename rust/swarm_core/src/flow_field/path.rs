@@ -19,7 +19,7 @@ pub struct PathScratch {
     /// Generation in which the cell was settled.
     closed: Vec<u32>,
     generation: u32,
-    heap: BinaryHeap<Reverse<(u32, CellId)>>,
+    heap: BinaryHeap<Reverse<(u64, CellId)>>,
     /// Cells settled by the last query (a measure of its cost).
     pub last_settled: usize,
 }
@@ -42,7 +42,7 @@ impl PathScratch {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.g.capacity() + self.seen.capacity() + self.closed.capacity()) * 4 + self.heap.capacity() * 8
+        (self.g.capacity() + self.seen.capacity() + self.closed.capacity()) * 4 + self.heap.capacity() * 16
     }
 }
 
@@ -54,6 +54,14 @@ fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
     let dx = ax.abs_diff(bx) as f32;
     let dz = az.abs_diff(bz) as f32;
     grid.cell_size() * (dx.max(dz) + (SQRT_2 - 1.0) * dx.min(dz))
+}
+
+/// Heap key: `g + h` first, then the smaller `h` (deeper nodes first among equal estimates,
+/// which keeps A* from flooding the many equal-cost cells of open ground). Both are
+/// non-negative, so their bit patterns order like the values.
+#[inline]
+fn key(g: f32, h: f32) -> u64 {
+    (((g + h).to_bits() as u64) << 32) | h.to_bits() as u64
 }
 
 /// Route length from cell `from` to cell `to` (what an agent at `from` walks and pays to reach
@@ -83,12 +91,12 @@ pub fn path_length(
     let diag = orth * SQRT_2;
     scratch.g[to as usize] = 0.0;
     scratch.seen[to as usize] = gen;
-    scratch.heap.push(Reverse((heuristic(grid, grid.column_of(to), goal_col).to_bits(), to)));
-    while let Some(Reverse((fbits, c))) = scratch.heap.pop() {
+    scratch.heap.push(Reverse((key(0.0, heuristic(grid, grid.column_of(to), goal_col)), to)));
+    while let Some(Reverse((k, c))) = scratch.heap.pop() {
         if scratch.closed[c as usize] == gen {
             continue;
         }
-        if f32::from_bits(fbits) > max_length {
+        if f32::from_bits((k >> 32) as u32) > max_length {
             return None;
         }
         scratch.closed[c as usize] = gen;
@@ -116,8 +124,8 @@ pub fn path_length(
             if scratch.seen[nb as usize] != gen || ng < scratch.g[nb as usize] {
                 scratch.g[nb as usize] = ng;
                 scratch.seen[nb as usize] = gen;
-                let f = ng + heuristic(grid, grid.column_of(nb), goal_col);
-                scratch.heap.push(Reverse((f.to_bits(), nb)));
+                let h = heuristic(grid, grid.column_of(nb), goal_col);
+                scratch.heap.push(Reverse((key(ng, h), nb)));
             }
         }
     }

@@ -211,7 +211,16 @@ impl TryFrom<SurfaceGridData> for SurfaceGrid {
     type Error = BakeError;
 
     fn try_from(d: SurfaceGridData) -> Result<Self, BakeError> {
-        SurfaceGrid::from_parts(d.origin, d.cell_size, d.dims_x, d.dims_z, d.params, d.column_start, d.height, d.walkable)
+        SurfaceGrid::from_parts(
+            d.origin,
+            d.cell_size,
+            d.dims_x,
+            d.dims_z,
+            d.params,
+            d.column_start,
+            d.height,
+            d.walkable,
+        )
     }
 }
 
@@ -945,7 +954,8 @@ mod tests {
 
     #[test]
     fn ground_height_blends_a_ramp() {
-        let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, 4, 1, |x, _, out| out.push(SurfaceSample::walkable(x as f32 * 0.2)));
+        let s =
+            BakeSamples::from_fn(Vec3::ZERO, 1.0, 4, 1, |x, _, out| out.push(SurfaceSample::walkable(x as f32 * 0.2)));
         let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
         let c = g.locate(Vec3::new(1.5, 0.0, 0.5)).unwrap();
         assert!((g.ground_height(c, Vec3::new(1.5, 0.0, 0.5)) - 0.2).abs() < 1e-6);

@@ -1,0 +1,235 @@
+//! Surface flow field benchmark: baking single-floor grids (256 x 256, 512 x 512) from samples,
+//! a full distance + direction rebuild on 512 x 512, the same rebuild time-sliced, per-agent
+//! lookups, and point-to-point route lengths. Prints a markdown table and writes it to
+//! `--out PATH` if given.
+//!
+//! Usage: cargo run --release -p swarm_core --example flow_field_bench -- [--out PATH] [--slice CELLS]
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use swarm_core::flow_field::*;
+use swarm_core::glam::{Vec2, Vec3};
+
+const CELL: f32 = 0.5;
+
+/// A single floor with 2 x 2-cell pillars every 16 cells and a wall with doorways every 64 rows.
+fn samples(n: u32) -> BakeSamples {
+    BakeSamples::from_fn(Vec3::ZERO, CELL, n, n, |x, z, out| {
+        let pillar = x % 16 < 2 && z % 16 < 2 && x > 2 && z > 2;
+        let wall = z % 64 == 32 && x % 48 > 6;
+        if !pillar && !wall {
+            out.push(SurfaceSample::walkable(0.0));
+        }
+    })
+}
+
+fn params() -> BakeParams {
+    BakeParams { agent_height: 1.8, max_step_height: 0.4, clearance_radius: 0.3 }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn time_ms(reps: usize, mut f: impl FnMut()) -> f64 {
+    median(
+        (0..reps)
+            .map(|_| {
+                let t = Instant::now();
+                f();
+                t.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect(),
+    )
+}
+
+/// Deterministic pseudo-random positions over the grid.
+fn positions(n: usize, extent: f32) -> Vec<Vec3> {
+    let mut s = 0x2545_f491_u32;
+    let mut next = || {
+        s ^= s << 13;
+        s ^= s >> 17;
+        s ^= s << 5;
+        (s >> 8) as f32 / 16_777_216.0
+    };
+    (0..n).map(|_| Vec3::new(next() * extent, 0.0, next() * extent)).collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
+    let slice: usize = arg("--slice").and_then(|s| s.parse().ok()).unwrap_or(65_536);
+    let threads = rayon::current_num_threads();
+    let mut rows: Vec<(String, String)> = Vec::new();
+
+    // Bake.
+    let mut grid = None;
+    for n in [256u32, 512] {
+        let s = samples(n);
+        let ms = time_ms(5, || {
+            black_box(SurfaceGrid::bake(&s, params()).unwrap());
+        });
+        let g = SurfaceGrid::bake(&s, params()).unwrap();
+        rows.push((
+            format!("bake {n} x {n} from samples ({} walkable cells)", g.walkable_count()),
+            format!("{ms:.2} ms"),
+        ));
+        rows.push((format!("grid {n} x {n} memory"), format!("{:.1} MiB", g.heap_bytes() as f64 / 1048576.0)));
+        grid = Some(g);
+    }
+    let g = grid.unwrap();
+    let (dx, _) = g.dims();
+    let extent = dx as f32 * CELL;
+    let mods = ModifierLayer::new(&g);
+    let target = g.nearest_walkable(Vec3::new(extent * 0.5, 0.0, extent * 0.5), 8).unwrap();
+
+    // Full rebuild.
+    let mut job = IntegrationJob::new();
+    let mut dist = DistanceField::new();
+    let mut dir = DirectionField::new();
+    integrate(&g, &mods, target, &mut job, &mut dist);
+    let integ = time_ms(11, || integrate(&g, &mods, target, &mut job, &mut dist));
+    let direc = time_ms(11, || dir.build(&g, &mods, &dist));
+    rows.push(("512 x 512 distance field (one shot)".into(), format!("{integ:.2} ms")));
+    rows.push((format!("512 x 512 direction field ({threads} threads)"), format!("{direc:.2} ms")));
+    rows.push(("512 x 512 full rebuild (distance + direction)".into(), format!("{:.2} ms", integ + direc)));
+
+    // Time-sliced rebuild.
+    let mut worst = 0.0f64;
+    let mut slices = 0;
+    let mut total = 0.0;
+    for _ in 0..5 {
+        job.start(&g, target);
+        let mut n = 0;
+        loop {
+            let t = Instant::now();
+            let done = job.run(&g, &mods, slice);
+            let ms = t.elapsed().as_secs_f64() * 1000.0;
+            worst = worst.max(ms);
+            total += ms;
+            n += 1;
+            if done {
+                break;
+            }
+        }
+        slices = n;
+        job.finish(&mut dist);
+    }
+    rows.push((
+        format!("512 x 512 time-sliced distance field, {slice} cells a slice"),
+        format!("{slices} slices, worst {worst:.2} ms, mean {:.2} ms", total / (5 * slices) as f64),
+    ));
+
+    // Route-cost box: a door across the wall, rebuild with the overflow queue in use.
+    let mut mods2 = ModifierLayer::new(&g);
+    for k in 0..8 {
+        let x = 48.0 * k as f32 * CELL + 1.5;
+        mods2.stamp_box(
+            &g,
+            &ModifierBox::aligned(
+                Vec3::new(x, 1.0, 32.5 * CELL),
+                Vec3::new(3.0, 2.0, 0.5),
+                true,
+                RouteMode::ExtraCost(20.0),
+            ),
+        );
+    }
+    let integ2 = time_ms(11, || integrate(&g, &mods2, target, &mut job, &mut dist));
+    rows.push(("512 x 512 distance field with 8 cost doors".into(), format!("{integ2:.2} ms")));
+    let stamp = time_ms(11, || {
+        mods2.clear();
+        for k in 0..8 {
+            let x = 48.0 * k as f32 * CELL + 1.5;
+            mods2.stamp_box(
+                &g,
+                &ModifierBox::aligned(
+                    Vec3::new(x, 1.0, 32.5 * CELL),
+                    Vec3::new(3.0, 2.0, 0.5),
+                    true,
+                    RouteMode::ExtraCost(20.0),
+                ),
+            );
+        }
+    });
+    rows.push(("restamp 8 door boxes".into(), format!("{:.1} us", stamp * 1000.0)));
+
+    // Lookups, as an agent does once per step.
+    integrate(&g, &mods, target, &mut job, &mut dist);
+    dir.build(&g, &mods, &dist);
+    let pos = positions(1 << 20, extent);
+    let cells: Vec<CellId> = pos.iter().map(|&p| g.locate(p).unwrap_or(target)).collect();
+    let per = |ms: f64| format!("{:.1} ns", ms * 1e6 / pos.len() as f64);
+    let ms = time_ms(5, || {
+        let mut acc = 0u32;
+        for &p in &pos {
+            acc = acc.wrapping_add(g.locate(p).unwrap_or(0));
+        }
+        black_box(acc);
+    });
+    rows.push(("locate(pos)".into(), per(ms)));
+    let ms = time_ms(5, || {
+        let mut acc = Vec2::ZERO;
+        for &c in &cells {
+            acc += dir.direction(c);
+        }
+        black_box(acc);
+    });
+    rows.push(("direction(cell)".into(), per(ms)));
+    let ms = time_ms(5, || {
+        let mut acc = Vec2::ZERO;
+        for (&c, &p) in cells.iter().zip(&pos) {
+            acc += dir.sample(&g, c, p);
+        }
+        black_box(acc);
+    });
+    rows.push(("sample(cell, pos) bilinear".into(), per(ms)));
+    let ms = time_ms(5, || {
+        let mut acc = 0.0;
+        for (&c, &p) in cells.iter().zip(&pos) {
+            let q = p + Vec3::new(0.1, 0.0, 0.05);
+            if let Some(n) = g.step_cell(c, q) {
+                acc += g.ground_height(n, q);
+            }
+        }
+        black_box(acc);
+    });
+    rows.push(("step_cell + ground_height".into(), per(ms)));
+
+    // Route lengths.
+    let mut sc = PathScratch::new();
+    let pairs = 200;
+    let mut settled = 0;
+    let ms = time_ms(3, || {
+        settled = 0;
+        for k in 0..pairs {
+            let a = cells[2 * k];
+            let b = cells[2 * k + 1];
+            black_box(path_length(&g, &mods, a, b, f32::INFINITY, &mut sc));
+            settled += sc.last_settled;
+        }
+    });
+    rows.push((
+        "path_length, random pairs on 512 x 512".into(),
+        format!("{:.1} us each ({} cells settled on average)", ms * 1000.0 / pairs as f64, settled / pairs),
+    ));
+    let ms = time_ms(3, || {
+        for k in 0..pairs {
+            let a = cells[2 * k];
+            let b = g.nearest_walkable(g.cell_center(a) + Vec3::new(6.0, 0.0, 4.0), 16).unwrap_or(a);
+            black_box(path_length(&g, &mods, a, b, f32::INFINITY, &mut sc));
+        }
+    });
+    rows.push(("path_length, pairs about 7 m apart".into(), format!("{:.1} us each", ms * 1000.0 / pairs as f64)));
+
+    let mut out =
+        format!("Surface flow field benchmark ({threads} threads, cell {CELL} m)\n\n| what | time |\n| --- | --- |\n");
+    for (k, v) in &rows {
+        out.push_str(&format!("| {k} | {v} |\n"));
+    }
+    print!("{out}");
+    if let Some(path) = arg("--out") {
+        std::fs::write(&path, &out).expect("write --out");
+    }
+}
