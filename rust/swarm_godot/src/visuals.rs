@@ -1,7 +1,9 @@
 //! Drawing: one `MultiMeshInstance3D` per archetype with a mesh. Each physics frame the agents
 //! of an archetype are written, in parallel, straight into one packed float buffer (3x4
-//! transform rows per instance) handed over with a single `set_buffer` call. A debug view adds a
-//! per-instance colour for the agent's Importance LOD tier.
+//! transform rows per instance) handed over with a single `set_buffer` call. Every instance also
+//! carries custom data (`INSTANCE_CUSTOM` in a shader: hit flash 0..1, death 0..1, LOD tier / 2);
+//! a hit squashes the body for a moment and a death shrinks it into the ground, so both show with
+//! any material. A debug view adds a per-instance colour for the agent's Importance LOD tier.
 
 use godot::classes::base_material_3d::{Flags, ShadingMode};
 use godot::classes::multi_mesh::TransformFormat;
@@ -11,10 +13,22 @@ use godot::prelude::*;
 use rayon::prelude::*;
 use swarm_core::agents::{Agents, FLAG_DORMANT};
 use swarm_core::lod;
+use swarm_core::world::HIT_FLASH_SECONDS;
 
 use crate::resources::archetype::SwarmAgentArchetype;
 
 const FLOATS: usize = 12;
+/// Seconds a dead agent takes to sink away.
+pub const DEATH_SECONDS: f32 = 0.6;
+
+/// A dead agent still being drawn while it sinks away (visual only; not in the simulation).
+#[derive(Clone, Copy, Debug)]
+pub struct Corpse {
+    pub archetype: u16,
+    pub pos: swarm_core::glam::Vec3,
+    pub facing: swarm_core::glam::Vec2,
+    pub age: f32,
+}
 const CHUNK: usize = 1024;
 
 pub struct ArchetypeVisual {
@@ -75,6 +89,7 @@ impl Visuals {
                 let mut mm = MultiMesh::new_gd();
                 mm.set_transform_format(TransformFormat::TRANSFORM_3D);
                 mm.set_use_colors(debug.is_some());
+                mm.set_use_custom_data(true);
                 mm.set_mesh(&mesh);
                 let mut mmi = MultiMeshInstance3D::new_alloc();
                 mmi.set_name(&format!("SwarmVisual{index}"));
@@ -125,7 +140,7 @@ impl Visuals {
     }
 
     /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
-    pub fn update(&mut self, agents: &Agents) {
+    pub fn update(&mut self, agents: &Agents, corpses: &[Corpse]) {
         let n_arch = self.per_archetype.len();
         if n_arch == 0 {
             return;
@@ -150,12 +165,15 @@ impl Visuals {
                 self.cursor[a as usize] += 1;
             }
         }
-        let floats = if self.debug_tiers { FLOATS + 4 } else { FLOATS };
+        // Transform, then colour (debug view only), then custom data.
+        let colour = self.debug_tiers;
+        let floats = if colour { FLOATS + 8 } else { FLOATS + 4 };
 
         for (a, vis) in self.per_archetype.iter_mut().enumerate() {
             let Some(v) = vis else { continue };
             let idx = &self.order[self.starts[a]..self.starts[a + 1]];
-            let count = idx.len();
+            let dead = corpses.iter().filter(|c| c.archetype as usize == a).count();
+            let count = idx.len() + dead;
             if v.multimesh.get_instance_count() as usize != count {
                 v.multimesh.set_instance_count(count as i32);
             }
@@ -164,29 +182,48 @@ impl Visuals {
             }
             v.buffer.resize(count * floats);
             let lift = v.lift;
-            let out = v.buffer.as_mut_slice();
-            out.par_chunks_mut(CHUNK * floats).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
+            let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
+            live.par_chunks_mut(CHUNK * floats).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
                 for (o, &i) in out.chunks_exact_mut(floats).zip(idx) {
-                    write_transform(&mut o[..FLOATS], agents, i as usize, lift);
-                    if floats > FLOATS {
-                        o[FLOATS..].copy_from_slice(&tier_colour(agents, i as usize));
+                    let i = i as usize;
+                    let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
+                    // A hit squashes the body for a moment.
+                    let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
+                    write_transform(&mut o[..FLOATS], agents.pos[i], agents.facing[i], lift, scale);
+                    if colour {
+                        o[FLOATS..FLOATS + 4].copy_from_slice(&tier_colour(agents, i));
                     }
+                    o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, 0.0]);
                 }
             });
+            for (o, c) in sinking.chunks_exact_mut(floats).zip(corpses.iter().filter(|c| c.archetype as usize == a)) {
+                let t = (c.age / DEATH_SECONDS).clamp(0.0, 1.0);
+                let shrink = 1.0 - t;
+                write_transform(&mut o[..FLOATS], c.pos, c.facing, lift, [1.0 + 0.3 * t, shrink.max(0.01)]);
+                if colour {
+                    o[FLOATS..FLOATS + 4].copy_from_slice(&[0.3, 0.3, 0.3, 1.0]);
+                }
+                o[floats - 4..].copy_from_slice(&[0.0, t, 1.0, 0.0]);
+            }
             v.multimesh.set_buffer(&v.buffer);
         }
     }
 }
 
-/// One instance: rotation about +Y so the mesh's -Z (Godot's forward) points along the facing,
-/// origin at the agent's feet plus the mesh lift. Row-major 3x4 as MultiMesh expects.
+/// One instance: rotation about +Y so the mesh's -Z (Godot's forward) points along the facing
+/// (`(sin yaw, cos yaw)`), scaled by `[horizontal, vertical]` with the feet kept on the ground,
+/// origin at the feet plus the mesh lift. Row-major 3x4 as MultiMesh expects.
 #[inline]
-fn write_transform(o: &mut [f32], agents: &Agents, i: usize, lift: f32) {
-    let p = agents.pos[i];
-    // facing = (sin yaw, cos yaw)
-    let f = agents.facing[i];
-    let (s, c) = (f.x, f.y);
-    o.copy_from_slice(&[-c, 0.0, -s, p.x, 0.0, 1.0, 0.0, p.y + lift, s, 0.0, -c, p.z]);
+fn write_transform(
+    o: &mut [f32],
+    p: swarm_core::glam::Vec3,
+    facing: swarm_core::glam::Vec2,
+    lift: f32,
+    scale: [f32; 2],
+) {
+    let (s, c) = (facing.x, facing.y);
+    let [h, v] = scale;
+    o.copy_from_slice(&[-c * h, 0.0, -s * h, p.x, 0.0, v, 0.0, p.y + lift * v, s * h, 0.0, -c * h, p.z]);
 }
 
 /// Debug colour of an agent's LOD tier: green Full, yellow Reduced, red Cheap, blue dormant.

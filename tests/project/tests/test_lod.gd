@@ -53,15 +53,15 @@ func run() -> bool:
 	await physics_frames(2)
 	check_eq(manager.get_stats()["dormant_count"], 0, "dormant after the target came near")
 
-	# Debug view: per-instance colours, 16 floats per instance.
+	# Debug view: per-instance colours; every instance also carries 4 floats of custom data.
 	manager.debug_draw_lod_tiers = true
 	await physics_frames(1)
 	var mm := manager.get_archetype_multimesh(a)
 	check(mm.use_colors, "debug view did not switch the MultiMesh to per-instance colours")
-	check_eq(mm.buffer.size(), mm.instance_count * 16, "buffer floats with colours")
+	check_eq(mm.buffer.size(), mm.instance_count * 20, "buffer floats with colours and custom data")
 	check_eq(mm.instance_count, 32, "instances with the debug view on")
 	manager.debug_draw_lod_tiers = false
 	await physics_frames(1)
 	check(not mm.use_colors, "debug view off still uses colours")
-	check_eq(mm.buffer.size(), mm.instance_count * 12, "buffer floats without colours")
+	check_eq(mm.buffer.size(), mm.instance_count * 16, "buffer floats with custom data only")
 	return passed()

@@ -65,7 +65,7 @@ func run() -> bool:
 		var near := false    # a centre close enough to the boundary to be ambiguous
 		for id in ids:
 			var p: Vector3 = pos[id]
-			if box.has_point(p) and box.grow(-BAND).has_point(p):
+			if _inside_by(box, p, BAND):
 				strict = true
 			elif grown.has_point(p):
 				near = true
@@ -85,3 +85,11 @@ func run() -> bool:
 	check(not manager.is_any_agent_inside(AABB(Vector3(-40, 5, -40), Vector3(80, 2, 80))), "box above the ground plane")
 	check(not manager.is_any_agent_inside(AABB(Vector3(100, -1, 100), Vector3(10, 2, 10))), "box far from the crowd")
 	return passed()
+
+
+## Whether p lies inside box with at least `margin` to spare on x and z (a box smaller than twice
+## the margin has no such point; AABB.grow(-margin) would make a negative, invalid box).
+func _inside_by(box: AABB, p: Vector3, margin: float) -> bool:
+	return (p.x > box.position.x + margin and p.x < box.end.x - margin
+		and p.z > box.position.z + margin and p.z < box.end.z - margin
+		and p.y >= box.position.y and p.y <= box.end.y)

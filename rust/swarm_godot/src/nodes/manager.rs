@@ -4,14 +4,14 @@
 use godot::classes::{Camera3D, Engine, INode3D, Node3D, Performance};
 use godot::prelude::*;
 use swarm_core::glam::{Vec3, Vec4};
-use swarm_core::{AgentId, Archetype, Frustum, SpawnError, World, WorldSettings};
+use swarm_core::{AgentId, Archetype, AttackEvent, DamageResult, Frustum, SpawnError, World, WorldSettings};
 
 use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::archetype::SwarmAgentArchetype;
 use crate::resources::settings::SwarmSettings;
-use crate::visuals::Visuals;
+use crate::visuals::{Corpse, Visuals, DEATH_SECONDS};
 
 struct ArchetypeEntry {
     res: Gd<SwarmAgentArchetype>,
@@ -67,6 +67,8 @@ pub struct SwarmManager {
     last_full_error_frame: u64,
     settings_problem_reported: bool,
     monitors: Vec<StringName>,
+    /// Dead agents still sinking away in the visuals.
+    corpses: Vec<Corpse>,
 
     base: Base<Node3D>,
 }
@@ -96,9 +98,14 @@ impl INode3D for SwarmManager {
         let world = self.world_mut();
         world.set_camera(camera);
         world.step(delta as f32);
+        let events: Vec<AttackEvent> = self.world.as_ref().map(|w| w.attack_events().to_vec()).unwrap_or_default();
+        self.deliver_attacks(&events);
+        let dt = delta as f32;
+        self.corpses.iter_mut().for_each(|c| c.age += dt);
+        self.corpses.retain(|c| c.age < DEATH_SECONDS);
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         if let Some(w) = &self.world {
-            self.visuals.update(w.agents());
+            self.visuals.update(w.agents(), &self.corpses);
         }
     }
 
@@ -121,9 +128,16 @@ impl SwarmManager {
     /// Emitted after [method spawn_agent] created an agent.
     #[signal]
     fn agent_spawned(id: i64);
-    /// Emitted after [method despawn_agent] removed an agent.
+    /// Emitted after an agent was removed: by [method despawn_agent], or after it died.
     #[signal]
     fn agent_despawned(id: i64);
+    /// Emitted when damage killed an agent, with where it stood (before [signal agent_despawned]).
+    #[signal]
+    fn agent_died(id: i64, position: Vector3);
+    /// Emitted when an agent's attack landed on a target (after the target's parent got
+    /// `apply_swarm_damage(damage, context)`, if it has that method).
+    #[signal]
+    fn target_attacked(target: Gd<SwarmTarget>, damage: f32, agent_id: i64);
 
     /// Creates an agent of [param archetype] at [param position] (Y is replaced by the ground
     /// height) and returns its id, or -1 when the archetype is null, the position is not finite
@@ -321,6 +335,72 @@ impl SwarmManager {
         out.into_iter().map(|a| a.to_i64()).collect()
     }
 
+    /// Damages an agent: it flashes, wakes if dormant, and dies at 0 health ([signal agent_died],
+    /// then [signal agent_despawned]). [param context] is for the game's own bookkeeping and is
+    /// not read. Returns false with an error for a stale id or a negative or non-finite amount.
+    #[func]
+    fn damage_agent(&mut self, id: i64, amount: f32, context: VarDictionary) -> bool {
+        let _ = context;
+        let Some(agent) = self.resolve(id) else {
+            self.stale("damage_agent", id);
+            return false;
+        };
+        if !amount.is_finite() || amount < 0.0 {
+            self.error("damage_agent", format!("amount {amount} must be a finite number >= 0"));
+            return false;
+        }
+        self.apply_damage(agent, amount);
+        true
+    }
+
+    /// Damages every agent whose feet are within [param radius] of [param center]; returns how
+    /// many were hit.
+    #[func]
+    fn damage_agents_in_radius(&mut self, center: Vector3, radius: f32, amount: f32) -> i64 {
+        if !radius.is_finite() || radius < 0.0 || !center.is_finite() || !amount.is_finite() || amount < 0.0 {
+            self.error(
+                "damage_agents_in_radius",
+                format!("center {center}, radius {radius} and amount {amount} must be finite, radius and amount >= 0"),
+            );
+            return 0;
+        }
+        let mut hit = Vec::new();
+        if let Some(w) = self.world.as_mut() {
+            w.agents_in_radius(to_vec3(center), radius, &mut hit);
+        }
+        for &a in &hit {
+            self.apply_damage(a, amount);
+        }
+        hit.len() as i64
+    }
+
+    /// The nearest agent the segment [param from]..[param to] passes through (agents are upright
+    /// cylinders of their radius, 1.8 m tall): `{ "id": int, "position": Vector3 }`, or an empty
+    /// dictionary when none.
+    #[func]
+    fn raycast_agents(&mut self, from: Vector3, to: Vector3) -> VarDictionary {
+        if !from.is_finite() || !to.is_finite() {
+            self.error("raycast_agents", format!("from {from} and to {to} must be finite"));
+            return VarDictionary::new();
+        }
+        match self.world.as_mut().and_then(|w| w.raycast(to_vec3(from), to_vec3(to))) {
+            Some((id, p)) => vdict! { "id" => id.to_i64(), "position" => to_vector3(p) },
+            None => VarDictionary::new(),
+        }
+    }
+
+    /// Health of an agent; 0 with an error for a stale id.
+    #[func]
+    fn get_agent_health(&self, id: i64) -> f32 {
+        match self.resolve(id).and_then(|a| self.world.as_ref()?.health(a)) {
+            Some(h) => h,
+            None => {
+                self.stale("get_agent_health", id);
+                0.0
+            }
+        }
+    }
+
     /// The target an agent currently chases, or null.
     #[func]
     fn get_agent_target(&self, id: i64) -> Option<Gd<SwarmTarget>> {
@@ -400,6 +480,48 @@ impl SwarmManager {
 }
 
 impl SwarmManager {
+    fn apply_damage(&mut self, agent: AgentId, amount: f32) {
+        let result = self.world_mut().damage(agent, amount);
+        if let DamageResult::Died { position, facing, archetype } = result {
+            self.corpses.push(Corpse { archetype, pos: position, facing, age: 0.0 });
+            let id = agent.to_i64();
+            self.signals().agent_died().emit(id, to_vector3(position));
+            self.signals().agent_despawned().emit(id);
+        }
+    }
+
+    /// Hands this step's hits to the game: `apply_swarm_damage(amount, context)` on the target's
+    /// parent when it has that method, then [signal target_attacked].
+    fn deliver_attacks(&mut self, events: &[AttackEvent]) {
+        if events.is_empty() {
+            return;
+        }
+        let me = self.to_gd();
+        for e in events {
+            let Some(target) = self.targets.iter().find(|t| t.handle == e.target).map(|t| t.node.clone()) else {
+                continue;
+            };
+            if !target.is_instance_valid() {
+                continue;
+            }
+            let id = e.agent_id.to_i64();
+            if let Some(mut parent) = target.get_parent() {
+                if parent.has_method("apply_swarm_damage") {
+                    let dir = to_vector3(e.direction);
+                    let context = vdict! {
+                        "source" => &me.to_variant(),
+                        "agent_id" => id,
+                        "hit_point" => to_vector3(e.point),
+                        "direction" => dir,
+                        "pushback" => dir * e.pushback,
+                    };
+                    parent.call("apply_swarm_damage", &[e.damage.to_variant(), context.to_variant()]);
+                }
+            }
+            self.signals().target_attacked().emit(&target, e.damage, id);
+        }
+    }
+
     fn label(&self) -> String {
         format!("SwarmManager '{}'", self.base().get_name())
     }

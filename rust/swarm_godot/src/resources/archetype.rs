@@ -4,6 +4,7 @@ use godot::classes::{Material, Mesh};
 use godot::prelude::*;
 use swarm_core::Archetype;
 
+use super::attack_profile::SwarmAttackProfile;
 use super::behavior_profile::SwarmBehaviorProfile;
 use super::movement_profile::SwarmMovementProfile;
 use crate::convert::{resource_name, Checker};
@@ -45,6 +46,9 @@ pub struct SwarmAgentArchetype {
     /// Speed, acceleration and turning (empty: defaults).
     #[export]
     movement_profile: Option<Gd<SwarmMovementProfile>>,
+    /// How these agents attack (empty: they never attack).
+    #[export]
+    attack_profile: Option<Gd<SwarmAttackProfile>>,
 
     base: Base<Resource>,
 }
@@ -79,6 +83,7 @@ impl SwarmAgentArchetype {
         if let Some(m) = &self.movement_profile {
             a.movement = m.bind().to_core(owner, &mut problems);
         }
+        a.attack = self.attack_profile.as_ref().map(|p| p.bind().to_core(owner, &mut problems));
         (a, problems)
     }
 }

@@ -1,6 +1,7 @@
 //! Inspector-edited resources and their conversion into core configs.
 
 pub mod archetype;
+pub mod attack_profile;
 pub mod behavior_profile;
 pub mod movement_profile;
 pub mod settings;

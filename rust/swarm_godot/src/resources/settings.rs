@@ -133,6 +133,7 @@ impl SwarmSettings {
             retarget_interval: c.f("retarget_interval", self.retarget_interval, 0.0, 60.0, d.retarget_interval),
             retarget_hysteresis: c.f("retarget_hysteresis", self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis),
             worker_threads: c.i("worker_threads", self.worker_threads, 0, 256) as usize,
+            agent_height: d.agent_height,
             lod: LodSettings {
                 enabled: self.lod_enabled,
                 near_distance: c.f("lod_near_distance", self.lod_near_distance, 0.0, 1e6, dl.near_distance),
