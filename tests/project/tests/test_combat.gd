@@ -40,6 +40,8 @@ func run() -> bool:
 	for i in 8:
 		ids.append(manager.spawn_agent(a, Vector3(cos(i * 0.8) * 6.0, 0, sin(i * 0.8) * 6.0)))
 	await physics_frames(240)
+	var active := manager.get_active_targets()
+	check(active.size() == 1 and active[0] == target, "get_active_targets: %s" % [active])
 	check(attacked > 5, "only %d hits landed in 4 s" % attacked)
 	check(is_equal_approx(player.taken, attacked_damage), "apply_swarm_damage got %.1f, signals %.1f" % [player.taken, attacked_damage])
 	var ctx: Dictionary = player.last_context

@@ -401,6 +401,21 @@ impl SwarmManager {
         }
     }
 
+    /// The targets the swarm chases this step (up to [member max_active_target_count]), nearest
+    /// to the swarm's centre first (priority counted).
+    #[func]
+    fn get_active_targets(&self) -> Array<Gd<SwarmTarget>> {
+        let mut out = Array::new();
+        if let Some(w) = &self.world {
+            for &h in w.targets().active() {
+                if let Some(e) = self.targets.iter().find(|e| e.handle == h) {
+                    out.push(&e.node);
+                }
+            }
+        }
+        out
+    }
+
     /// The target an agent currently chases, or null.
     #[func]
     fn get_agent_target(&self, id: i64) -> Option<Gd<SwarmTarget>> {
