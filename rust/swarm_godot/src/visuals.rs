@@ -14,6 +14,7 @@ use rayon::prelude::*;
 use swarm_core::agents::{Agents, FLAG_DORMANT};
 use swarm_core::lod;
 use swarm_core::world::HIT_FLASH_SECONDS;
+use swarm_core::Frustum;
 
 use crate::resources::archetype::SwarmAgentArchetype;
 
@@ -49,6 +50,11 @@ pub struct Visuals {
     order: Vec<u32>,
     starts: Vec<usize>,
     cursor: Vec<usize>,
+    /// Last frame's order and stride: when unchanged, distant and off-screen agents may keep last
+    /// frame's instance data (visual refresh bands).
+    prev_order: Vec<u32>,
+    prev_floats: usize,
+    frame: u32,
     /// Colour agents by LOD tier (green Full, yellow Reduced, red Cheap, blue dormant).
     debug_tiers: bool,
     debug_material: Option<Gd<StandardMaterial3D>>,
@@ -140,7 +146,11 @@ impl Visuals {
     }
 
     /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
-    pub fn update(&mut self, agents: &Agents, corpses: &[Corpse]) {
+    /// Visual refresh bands (seed 000): drawn agents are rewritten every frame up close, every
+    /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
+    /// camera every agent is rewritten every frame.
+    pub fn update(&mut self, agents: &Agents, corpses: &[Corpse], camera: Option<&Frustum>, distant: f32) {
+        self.frame = self.frame.wrapping_add(1);
         let n_arch = self.per_archetype.len();
         if n_arch == 0 {
             return;
@@ -168,6 +178,20 @@ impl Visuals {
         // Transform, then colour (debug view only), then custom data.
         let colour = self.debug_tiers;
         let floats = if colour { FLOATS + 8 } else { FLOATS + 4 };
+        let same_layout = floats == self.prev_floats && self.order == self.prev_order;
+        let frame = self.frame;
+        let due = |i: usize| -> bool {
+            let Some(cam) = camera.filter(|_| same_layout) else { return true };
+            let p = agents.pos[i];
+            let every = if !cam.contains_sphere(p, agents.params[i].radius + 1.0) {
+                4
+            } else if p.distance_squared(cam.position) > distant * distant {
+                2
+            } else {
+                1
+            };
+            every == 1 || (frame.wrapping_add(i as u32)) % every == 0
+        };
 
         for (a, vis) in self.per_archetype.iter_mut().enumerate() {
             let Some(v) = vis else { continue };
@@ -186,6 +210,9 @@ impl Visuals {
             live.par_chunks_mut(CHUNK * floats).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
                 for (o, &i) in out.chunks_exact_mut(floats).zip(idx) {
                     let i = i as usize;
+                    if !due(i) {
+                        continue;
+                    }
                     let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
                     // A hit squashes the body for a moment.
                     let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
@@ -207,6 +234,9 @@ impl Visuals {
             }
             v.multimesh.set_buffer(&v.buffer);
         }
+        self.prev_order.clear();
+        self.prev_order.extend_from_slice(&self.order);
+        self.prev_floats = floats;
     }
 }
 

@@ -10,7 +10,7 @@ use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::archetype::SwarmAgentArchetype;
-use crate::resources::settings::SwarmSettings;
+use crate::resources::settings::{SwarmSettings, DEFAULT_DISTANT_VISIBLE};
 use crate::visuals::{Corpse, Visuals, DEATH_SECONDS};
 
 struct ArchetypeEntry {
@@ -104,8 +104,9 @@ impl INode3D for SwarmManager {
         self.corpses.iter_mut().for_each(|c| c.age += dt);
         self.corpses.retain(|c| c.age < DEATH_SECONDS);
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
+        let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
         if let Some(w) = &self.world {
-            self.visuals.update(w.agents(), &self.corpses);
+            self.visuals.update(w.agents(), &self.corpses, w.camera(), distant);
         }
     }
 

@@ -101,6 +101,14 @@ pub struct SwarmSettings {
     #[init(val = 3.0)]
     dormancy_delay: f32,
 
+    /// Visual refresh: drawn agents are redrawn every frame up close, every second frame past
+    /// this distance from the camera, every fourth frame off screen. Simulation cost is not
+    /// affected (that is Importance LOD).
+    #[export_group(name = "Visuals")]
+    #[export(range = (0.0, 500.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = DEFAULT_DISTANT_VISIBLE)]
+    distant_visible_distance: f32,
+
     /// Threads used by the simulation step. 0 uses every core. Results are identical whatever
     /// the count.
     #[export_group(name = "Performance")]
@@ -111,7 +119,18 @@ pub struct SwarmSettings {
     base: Base<Resource>,
 }
 
+pub const DEFAULT_DISTANT_VISIBLE: f32 = 40.0;
+
 impl SwarmSettings {
+    pub fn distant_visible_distance(&self) -> f32 {
+        let d = self.distant_visible_distance;
+        if d.is_finite() {
+            d.max(0.0)
+        } else {
+            DEFAULT_DISTANT_VISIBLE
+        }
+    }
+
     /// The core settings and the problems found (each names this resource and the field).
     pub fn to_core(
         &self,
