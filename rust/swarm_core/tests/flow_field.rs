@@ -63,8 +63,9 @@ fn walk(g: &SurfaceGrid, m: &ModifierLayer, f: &FlowField, start: Vec3) -> Vec<C
     panic!("did not reach the target");
 }
 
-/// Like `walk` with the bilinear sample and a movement rule that slides along blocked cells.
-fn walk_blended(g: &SurfaceGrid, f: &FlowField, start: Vec3) -> usize {
+/// Like `walk` with the bilinear sample, moved by `constrain_move` (which slides along blocked
+/// cells), as an agent would be.
+fn walk_blended(g: &SurfaceGrid, m: &ModifierLayer, f: &FlowField, start: Vec3) -> usize {
     let mut pos = start;
     let mut cell = g.locate(pos).unwrap();
     let step = g.cell_size() * 0.2;
@@ -73,15 +74,10 @@ fn walk_blended(g: &SurfaceGrid, f: &FlowField, start: Vec3) -> usize {
             return i;
         }
         let d = f.sample(g, cell, pos);
-        let want = pos + Vec3::new(d.x, 0.0, d.y) * step;
-        let tries = [want, Vec3::new(want.x, pos.y, pos.z), Vec3::new(pos.x, pos.y, want.z)];
-        for t in tries {
-            if let Some(n) = g.step_cell(cell, t) {
-                pos = t;
-                cell = n;
-                break;
-            }
-        }
+        let r = constrain_move(g, m, cell, pos, pos + Vec3::new(d.x, 0.0, d.y) * step);
+        assert!(g.is_walkable(r.cell) && !m.blocks_agents(r.cell));
+        pos = r.pos;
+        cell = r.cell;
     }
     panic!("did not reach the target");
 }
@@ -115,7 +111,7 @@ fn maze_is_solved_by_following_the_field() {
         // Never longer than the route: each new cell is at most one diagonal step further.
         let walked = (visited.len() - 1) as f32 * 0.5 * SQRT_2;
         assert!(walked + 1e-4 >= f.distance(s));
-        assert!(walk_blended(&g, &f, center(&g, x, z, 0.0)) > 0);
+        assert!(walk_blended(&g, &m, &f, center(&g, x, z, 0.0)) > 0);
     }
 }
 
@@ -192,7 +188,7 @@ fn two_floors_joined_by_a_ramp() {
     });
     assert_eq!(on_ramp.count(), 10, "the route climbs every ramp cell");
     assert_eq!(*visited.last().unwrap(), above);
-    assert!(walk_blended(&g, &f, center(&g, 16, 6, 0.0)) > 0);
+    assert!(walk_blended(&g, &m, &f, center(&g, 16, 6, 0.0)) > 0);
     // Back down: a target on the ground floor reached from upstairs.
     let f = flow(&g, &m, below);
     assert!((f.distance(above) - want).abs() < 1e-4);
@@ -220,6 +216,7 @@ fn closed_cells_are_never_entered() {
             let visited = walk(&g, &m, &f, center(&g, x, z, 0.0));
             assert!(visited.iter().all(|&c| !m.route_blocked(c)));
             assert!(visited.iter().any(|&c| g.column_xz(g.column_of(c)).0 >= 14), "went through the gap");
+            assert!(walk_blended(&g, &m, &f, center(&g, x, z, 0.0)) > 0);
         }
     }
     // A cell inside a closed box points back out.

@@ -33,20 +33,40 @@ impl DirectionField {
 
     /// Rebuilds every heading from `field` (parallel over fixed chunks; deterministic).
     pub fn build(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, field: &DistanceField) {
-        let n = grid.cell_count();
+        self.begin(grid, field);
+        self.build_cells(grid, mods, field, 0, grid.cell_count());
+    }
+
+    /// Starts a build in slices: sizes the field for `grid` and clears every heading.
+    pub fn begin(&mut self, grid: &SurfaceGrid, field: &DistanceField) {
         self.target = field.target();
         self.dir.clear();
-        self.dir.resize(n, Vec2::ZERO);
-        if field.cell_count() != n {
-            return;
+        self.dir.resize(grid.cell_count(), Vec2::ZERO);
+    }
+
+    /// Builds the headings of cells `from..from + count` (clamped); returns the next cell to
+    /// build, `cell_count()` when done. Slices in any order give the same field as `build`.
+    pub fn build_cells(
+        &mut self,
+        grid: &SurfaceGrid,
+        mods: &ModifierLayer,
+        field: &DistanceField,
+        from: usize,
+        count: usize,
+    ) -> usize {
+        let n = self.dir.len();
+        let end = from.saturating_add(count).min(n);
+        if field.cell_count() != n || grid.cell_count() != n || from >= end {
+            return end.max(from.min(n));
         }
         let nodes = field.nodes();
         let target = field.target();
         let (cell, inv) = (grid.cell_size(), 1.0 / grid.cell_size());
         let empty = mods.is_empty();
-        self.dir.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
+        self.dir[from..end].par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
             for (j, o) in out.iter_mut().enumerate() {
-                let c = (k * PAR_CHUNK + j) as CellId;
+                let c = (from + k * PAR_CHUNK + j) as CellId;
+                *o = Vec2::ZERO;
                 if c == target || (!nodes[c as usize].smooth.is_finite() && !mods.route_blocked(c)) {
                     continue;
                 }
@@ -61,6 +81,7 @@ impl DirectionField {
                 }
             }
         });
+        end
     }
 
     /// The target these headings lead to.

@@ -61,7 +61,8 @@ impl FlowField {
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FieldSetSettings {
-    /// Cells each building field settles per `tick`; `usize::MAX` builds in one tick.
+    /// Cells each building field settles per `tick` (and twice as many headings once its
+    /// distances are done); `usize::MAX` builds in one tick.
     pub cells_per_tick: usize,
     /// Least time between two rebuild starts of one field when its target changed cell.
     pub target_rebuild_interval: f64,
@@ -72,7 +73,7 @@ pub struct FieldSetSettings {
 
 impl Default for FieldSetSettings {
     fn default() -> Self {
-        Self { cells_per_tick: 65_536, target_rebuild_interval: 0.1, cost_rebuild_interval: 0.5 }
+        Self { cells_per_tick: 16_384, target_rebuild_interval: 0.1, cost_rebuild_interval: 0.5 }
     }
 }
 
@@ -84,6 +85,8 @@ struct Slot {
     job: IntegrationJob,
     next: FlowField,
     building: bool,
+    /// Next cell whose heading to build once the distances are done.
+    next_dir: usize,
     /// Target cell wanted (`NONE`: slot unused).
     wanted: CellId,
     costs_dirty: bool,
@@ -154,6 +157,9 @@ impl FieldSet {
             if s.field.is_built() && s.field.direction.cell_count() != grid.cell_count() {
                 s.field = FlowField::new();
             }
+            if s.building && s.next_dir == usize::MAX && s.job.cell_count() != grid.cell_count() {
+                s.building = false;
+            }
             if !s.building && s.wanted != NONE && (s.wanted as usize) < grid.cell_count() {
                 let moved = s.field.target() != s.wanted;
                 let due = if !s.field.is_built() {
@@ -166,13 +172,28 @@ impl FieldSet {
                 if due {
                     s.job.start(grid, s.wanted);
                     s.building = true;
+                    s.next_dir = usize::MAX;
                     s.costs_dirty = false;
                     s.last_start = now;
                 }
             }
-            if s.building && s.job.run(grid, mods, set.cells_per_tick) {
+            if !s.building {
+                return;
+            }
+            if s.next_dir == usize::MAX {
+                if !s.job.run(grid, mods, set.cells_per_tick) {
+                    return;
+                }
                 s.job.finish(&mut s.next.distance);
-                s.next.direction.build(grid, mods, &s.next.distance);
+                s.next.direction.begin(grid, &s.next.distance);
+                s.next_dir = 0;
+                if set.cells_per_tick != usize::MAX {
+                    return;
+                }
+            }
+            let count = set.cells_per_tick.saturating_mul(2);
+            s.next_dir = s.next.direction.build_cells(grid, mods, &s.next.distance, s.next_dir, count);
+            if s.next_dir >= grid.cell_count() {
                 std::mem::swap(&mut s.field, &mut s.next);
                 s.building = false;
                 s.builds += 1;
@@ -225,16 +246,21 @@ mod tests {
             fs.tick(&g, &m, 0.0);
             ticks += 1;
         }
-        // 1600 cells at 500 a tick.
-        assert_eq!(ticks, 4);
+        // 1600 cells at 500 a tick, then headings at 1000 a tick.
+        assert_eq!(ticks, 6);
         assert!(fs.field(0).unwrap().is_built());
         assert!(!fs.field(1).unwrap().is_built());
+        // Sliced, it is exactly the one-shot field.
+        let mut one = FlowField::new();
+        one.rebuild(&g, &m, 0, &mut IntegrationJob::new());
+        assert_eq!(fs.field(0).unwrap().distance, one.distance);
+        assert_eq!(fs.field(0).unwrap().direction, one.direction);
         // A moved target waits for the interval; the old field stays readable meanwhile.
         fs.set_target(0, 5);
         fs.tick(&g, &m, 0.5);
         assert!(!fs.is_building(0));
         assert_eq!(fs.field(0).unwrap().target(), 0);
-        for _ in 0..4 {
+        for _ in 0..6 {
             fs.tick(&g, &m, 1.0);
         }
         assert_eq!(fs.field(0).unwrap().target(), 5);

@@ -179,6 +179,11 @@ impl IntegrationJob {
         self.done
     }
 
+    /// Cells of the grid the build was started on.
+    pub fn cell_count(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// Cells settled so far.
     pub fn settled(&self) -> usize {
         self.settled
@@ -186,6 +191,11 @@ impl IntegrationJob {
 
     /// Settles up to `budget` cells; returns whether the build is complete.
     pub fn run(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, budget: usize) -> bool {
+        if self.nodes.len() != grid.cell_count() {
+            // Not the grid it was started on: drop the build rather than index out of bounds.
+            self.done = true;
+            self.target = NONE;
+        }
         if mods.is_empty() {
             self.run_with::<false>(grid, mods, budget)
         } else {

@@ -1,10 +1,12 @@
 //! Surface flow field (seed 001): a baked layered grid of walkable cells (`surface`), a run-time
 //! layer of doors and barricades over it (`modifiers`), per-target distance fields built in
 //! slices or at once (`integration`), smooth direction fields agents read once per step
-//! (`direction`), point-to-point route lengths (`path`), and the per-target rebuild schedule
-//! (`fields`). Plain data and functions; the binding layer does the raycasts and the nodes.
+//! (`direction`), point-to-point route lengths (`path`), the per-target rebuild schedule
+//! (`fields`), and keeping agents on open cells (`enforce`). Plain data and functions; the
+//! binding layer does the raycasts and the nodes.
 
 pub mod direction;
+pub mod enforce;
 pub mod fields;
 pub mod integration;
 pub mod modifiers;
@@ -12,6 +14,7 @@ pub mod path;
 pub mod surface;
 
 pub use direction::DirectionField;
+pub use enforce::{constrain_move, escape_closed_cell, recover, MoveResult};
 pub use fields::{FieldSet, FieldSetSettings, FlowField};
 pub use integration::{integrate, DistanceField, IntegrationJob};
 pub use modifiers::{ModifierBox, ModifierLayer, RouteMode, StampResult};
