@@ -75,13 +75,16 @@ pub fn path_length(
     scratch: &mut PathScratch,
 ) -> Option<f32> {
     let n = grid.cell_count();
+    scratch.last_settled = 0;
     if from as usize >= n || to as usize >= n {
         return None;
     }
     if from == to {
         return Some(0.0);
     }
-    if mods.route_blocked(from) {
+    // Different components (or a blocked start) never connect: answer without searching.
+    let comp = grid.component(from);
+    if comp == NONE || comp != grid.component(to) || mods.route_blocked(from) {
         return None;
     }
     scratch.begin(n);
@@ -165,5 +168,19 @@ mod tests {
         let full = path_length(&g, &m, from, to, f32::INFINITY, &mut sc).unwrap();
         assert_eq!(path_length(&g, &m, from, to, full - 0.1, &mut sc), None);
         assert_eq!(path_length(&g, &m, from, to, full, &mut sc), Some(full));
+        // Another component: answered without a search.
+        let g2 = {
+            let rows = ["....#.....", "....#.....", "....#....."];
+            let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, 10, 3, |x, z, o| {
+                if rows[z as usize].as_bytes()[x as usize] != b'#' {
+                    o.push(SurfaceSample::walkable(0.0));
+                }
+            });
+            SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap()
+        };
+        let m2 = ModifierLayer::new(&g2);
+        let (a, b) = (g2.locate(Vec3::new(0.25, 0.0, 0.25)).unwrap(), g2.locate(Vec3::new(4.75, 0.0, 0.25)).unwrap());
+        assert_eq!(path_length(&g2, &m2, a, b, f32::INFINITY, &mut sc), None);
+        assert_eq!(sc.last_settled, 0);
     }
 }

@@ -164,6 +164,8 @@ pub struct SurfaceGrid {
     walkable: Vec<bool>,
     /// Per span: neighbour cell in each of `DIRS`, or `NONE`. Only walkable spans have links.
     links: Vec<[CellId; 8]>,
+    /// Per span: connected component (walkable spans joined by links), `NONE` if not walkable.
+    component: Vec<u32>,
 }
 
 /// What is stored: links and span columns are derived again on load.
@@ -299,6 +301,7 @@ impl SurfaceGrid {
             column,
             walkable,
             links: Vec::new(),
+            component: Vec::new(),
         };
         grid.links = grid.build_links();
         let eroded = grid.erosion();
@@ -308,6 +311,7 @@ impl SurfaceGrid {
             }
             grid.links = grid.build_links();
         }
+        grid.component = grid.components();
         Ok(grid)
     }
 
@@ -341,9 +345,36 @@ impl SurfaceGrid {
             column,
             walkable,
             links: Vec::new(),
+            component: Vec::new(),
         };
         grid.links = grid.build_links();
+        grid.component = grid.components();
         Ok(grid)
+    }
+
+    /// Labels connected components by flood fill over links, in id order (deterministic).
+    fn components(&self) -> Vec<u32> {
+        let n = self.height.len();
+        let mut comp = vec![NONE; n];
+        let mut stack = Vec::new();
+        let mut next = 0;
+        for s in 0..n {
+            if !self.walkable[s] || comp[s] != NONE {
+                continue;
+            }
+            comp[s] = next;
+            stack.push(s as u32);
+            while let Some(c) = stack.pop() {
+                for &t in &self.links[c as usize] {
+                    if t != NONE && comp[t as usize] == NONE {
+                        comp[t as usize] = next;
+                        stack.push(t);
+                    }
+                }
+            }
+            next += 1;
+        }
+        comp
     }
 
     /// Links between walkable spans (mutual nearest within the step height; diagonals only
@@ -585,6 +616,13 @@ impl SurfaceGrid {
         self.height[cell as usize]
     }
 
+    /// Connected component of a walkable cell (cells in different components never have a
+    /// route between them); `NONE` for a blocked cell.
+    #[inline]
+    pub fn component(&self, cell: CellId) -> u32 {
+        self.component[cell as usize]
+    }
+
     /// Neighbour of `cell` in direction `d` (index into `DIRS`), or `NONE`.
     #[inline]
     pub fn link(&self, cell: CellId, d: usize) -> CellId {
@@ -757,6 +795,7 @@ impl SurfaceGrid {
             + self.column.capacity() * 4
             + self.walkable.capacity()
             + self.links.capacity() * 32
+            + self.component.capacity() * 4
     }
 
     /// Compact little-endian bytes for storage (links are derived again on load).
@@ -934,6 +973,16 @@ mod tests {
         assert_eq!(g.locate(Vec3::new(0.5, 0.1, 0.5)), Some(0));
         assert_eq!(g.locate(Vec3::new(0.5, 1.2, 0.5)), Some(1));
         assert_eq!(g.cell_center(3), Vec3::new(2.5, 1.0, 0.5));
+    }
+
+    #[test]
+    fn components_split_by_walls() {
+        let g = ascii(&["..#..", "..#..", "..#.."], 1.0, 0.0);
+        let (a, b) = (cell_at(&g, 0, 0), cell_at(&g, 4, 2));
+        assert_ne!(g.component(a), g.component(b));
+        assert_eq!(g.component(a), g.component(cell_at(&g, 1, 2)));
+        let g = ascii(&["..#..", ".....", "..#.."], 1.0, 0.0);
+        assert_eq!(g.component(cell_at(&g, 0, 0)), g.component(cell_at(&g, 4, 2)));
     }
 
     #[test]
