@@ -18,7 +18,8 @@ if grep -q 'res://addons/swarm/swarm.gdextension' "$CFG" 2>/dev/null; then
 fi
 echo "import_demo: importing godot_project (once)..." >&2
 LOG=$(mktemp "${TMPDIR:-/tmp}/swarm-import.XXXXXX")
-timeout -k 10 300 "$GODOT" --headless --path "$PROJECT" --import >"$LOG" 2>&1 || true
+# In a subshell with its stderr silenced, so a crash on exit does not print bash's "Aborted" line.
+( timeout -k 10 300 "$GODOT" --headless --path "$PROJECT" --import >"$LOG" 2>&1 || true ) 2>/dev/null
 if ! grep -q 'res://addons/swarm/swarm.gdextension' "$CFG" 2>/dev/null; then
   echo "import_demo: the import did not register the Swarm extension in $CFG; its log:" >&2
   sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' "$LOG" >&2
