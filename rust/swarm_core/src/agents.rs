@@ -7,6 +7,97 @@ use serde::{Deserialize, Serialize};
 use crate::combat::AttackState;
 use crate::targets::NO_TARGET;
 
+/// Runs `$body` with `$v` bound to each per-agent array in turn. The one list of the arrays:
+/// every whole-agent operation (swap-remove, swap, permute) goes through it.
+macro_rules! each_array {
+    ($s:expr, |$v:ident| $body:expr) => {{
+        {
+            let $v = &mut $s.pos;
+            $body;
+        }
+        {
+            let $v = &mut $s.vel;
+            $body;
+        }
+        {
+            let $v = &mut $s.facing;
+            $body;
+        }
+        {
+            let $v = &mut $s.yaw_rate;
+            $body;
+        }
+        {
+            let $v = &mut $s.slot_dir;
+            $body;
+        }
+        {
+            let $v = &mut $s.steer;
+            $body;
+        }
+        {
+            let $v = &mut $s.archetype;
+            $body;
+        }
+        {
+            let $v = &mut $s.flags;
+            $body;
+        }
+        {
+            let $v = &mut $s.target;
+            $body;
+        }
+        {
+            let $v = &mut $s.retarget_timer;
+            $body;
+        }
+        {
+            let $v = &mut $s.params;
+            $body;
+        }
+        {
+            let $v = &mut $s.health;
+            $body;
+        }
+        {
+            let $v = &mut $s.slot;
+            $body;
+        }
+        {
+            let $v = &mut $s.seed;
+            $body;
+        }
+        {
+            let $v = &mut $s.tier;
+            $body;
+        }
+        {
+            let $v = &mut $s.dormant_timer;
+            $body;
+        }
+        {
+            let $v = &mut $s.ps_cache;
+            $body;
+        }
+        {
+            let $v = &mut $s.approach_cache;
+            $body;
+        }
+        {
+            let $v = &mut $s.group_cache;
+            $body;
+        }
+        {
+            let $v = &mut $s.attack;
+            $body;
+        }
+        {
+            let $v = &mut $s.flash;
+            $body;
+        }
+    }};
+}
+
 /// Per-agent movement parameters sampled from the archetype's ranges at spawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct AgentParams {
@@ -148,27 +239,70 @@ impl Agents {
     /// if one moved.
     pub fn swap_remove(&mut self, i: usize) -> Option<u32> {
         let last = self.len() - 1;
-        self.pos.swap_remove(i);
-        self.vel.swap_remove(i);
-        self.facing.swap_remove(i);
-        self.yaw_rate.swap_remove(i);
-        self.slot_dir.swap_remove(i);
-        self.steer.swap_remove(i);
-        self.archetype.swap_remove(i);
-        self.flags.swap_remove(i);
-        self.target.swap_remove(i);
-        self.retarget_timer.swap_remove(i);
-        self.params.swap_remove(i);
-        self.health.swap_remove(i);
-        self.slot.swap_remove(i);
-        self.seed.swap_remove(i);
-        self.tier.swap_remove(i);
-        self.dormant_timer.swap_remove(i);
-        self.ps_cache.swap_remove(i);
-        self.approach_cache.swap_remove(i);
-        self.group_cache.swap_remove(i);
-        self.attack.swap_remove(i);
-        self.flash.swap_remove(i);
+        each_array!(self, |v| v.swap_remove(i));
         (i != last).then(|| self.slot[i])
+    }
+
+    /// Exchanges the agents at `i` and `j`.
+    pub fn swap(&mut self, i: usize, j: usize) {
+        each_array!(self, |v| v.swap(i, j));
+    }
+
+    /// Reorders storage so that new index `k` holds the agent that was at `order[k]` (`order` is a
+    /// permutation). In place, following cycles; `visited` is reusable scratch.
+    pub fn permute(&mut self, order: &[u32], visited: &mut Vec<bool>) {
+        let n = self.len();
+        debug_assert_eq!(order.len(), n);
+        visited.clear();
+        visited.resize(n, false);
+        for k in 0..n {
+            if visited[k] {
+                continue;
+            }
+            let mut j = k;
+            loop {
+                visited[j] = true;
+                let next = order[j] as usize;
+                if next == k {
+                    break;
+                }
+                self.swap(j, next);
+                j = next;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(x: f32, slot: u32) -> NewAgent {
+        NewAgent {
+            pos: Vec3::new(x, 0.0, 0.0),
+            facing: Vec2::Y,
+            slot_dir: Vec2::X,
+            archetype: 0,
+            params: AgentParams::default(),
+            health: x,
+            slot,
+            seed: slot,
+            retarget_timer: 0.0,
+        }
+    }
+
+    #[test]
+    fn permute_moves_every_array_together() {
+        let mut a = Agents::with_capacity(5);
+        for k in 0..5 {
+            a.push(agent(k as f32, k));
+        }
+        let order = [3u32, 0, 4, 1, 2];
+        a.permute(&order, &mut Vec::new());
+        for (k, &o) in order.iter().enumerate() {
+            assert_eq!(a.pos[k].x, o as f32);
+            assert_eq!(a.health[k], o as f32);
+            assert_eq!(a.slot[k], o);
+        }
     }
 }

@@ -41,6 +41,11 @@ impl SpatialGrid {
             + self.sorted_xz.capacity() * 8
     }
 
+    /// Agent indices in cell order (row by row, ascending index within a cell).
+    pub fn order(&self) -> &[u32] {
+        &self.entries
+    }
+
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }

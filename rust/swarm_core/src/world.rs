@@ -25,6 +25,10 @@ use crate::spatial_grid::SpatialGrid;
 use crate::steering::pressure;
 use crate::targets::{Targets, NO_TARGET};
 
+/// Every this many steps, storage is reordered to follow the grid, so neighbours in space are
+/// neighbours in memory.
+pub const REORDER_INTERVAL: u64 = 128;
+
 /// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
 pub const CHUNK: usize = 1024;
 
@@ -110,6 +114,7 @@ pub struct World {
     press_candidates: Vec<pressure::Candidate>,
     pressing: Vec<u32>,
     events: Vec<AttackEvent>,
+    visited: Vec<bool>,
     event_scratch: Vec<Vec<AttackEvent>>,
     partials: Vec<DVec3>,
     rng: Pcg32,
@@ -149,6 +154,7 @@ impl World {
             press_candidates: Vec::new(),
             pressing: Vec::new(),
             events: Vec::new(),
+            visited: Vec::with_capacity(cap),
             event_scratch: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             archetypes: Vec::new(),
@@ -608,6 +614,15 @@ impl World {
         self.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
     }
 
+    /// Permutes agent storage into grid order (cache locality for neighbour loops); ids follow.
+    fn reorder_by_cell(&mut self, dt: f32) {
+        self.agents.permute(self.grid.order(), &mut self.visited);
+        for (i, &slot) in self.agents.slot.iter().enumerate() {
+            self.ids.relocate(slot, i as u32);
+        }
+        self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+    }
+
     /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
     /// (distance to its target, on camera, dormant), then `lod::assign_tiers` shares out the cap.
     fn classify(&mut self, dt: f32) {
@@ -719,6 +734,9 @@ impl World {
         let n = self.agents.len();
         if self.grid_dirty {
             self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+        }
+        if self.stats.ticks % REORDER_INTERVAL == 0 && n > CHUNK {
+            self.reorder_by_cell(dt);
         }
         self.next_pos.resize(n, Vec3::ZERO);
         self.next_pos2.resize(n, Vec3::ZERO);

@@ -395,3 +395,28 @@ fn raycast_finds_the_nearest_agent_on_the_segment() {
     // From the other side, the far one is first.
     assert_eq!(w.raycast(Vec3::new(20.0, 1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)).unwrap().0, far);
 }
+
+#[test]
+fn ids_survive_the_periodic_reorder_into_grid_order() {
+    let mut w = world(3000, 0);
+    let arch = w.add_archetype(Archetype::default());
+    let ids: Vec<AgentId> = (0..3000).map(|i| w.spawn(arch, Vec3::new((i * 7919 % 3000) as f32 * 0.7 - 1000.0, 0.0, (i % 50) as f32)).unwrap()).collect();
+    // Tag each agent by its health.
+    for (k, &id) in ids.iter().enumerate() {
+        w.damage(id, (k % 90) as f32 * 0.5);
+    }
+    let spread = |w: &World| {
+        let p = &w.agents().pos;
+        p.windows(2).map(|w| flat(w[0]).distance(flat(w[1]))).sum::<f32>() / (p.len() - 1) as f32
+    };
+    let before = spread(&w);
+    for _ in 0..swarm_core::world::REORDER_INTERVAL + 5 {
+        w.step(DT);
+    }
+    for (k, &id) in ids.iter().enumerate() {
+        assert_eq!(w.health(id), Some(100.0 - (k % 90) as f32 * 0.5), "agent {k} lost its identity");
+    }
+    // Storage now follows the grid: consecutive agents are far closer together than in spawn order.
+    let after = spread(&w);
+    assert!(after < before / 10.0, "mean distance between consecutive agents: {before:.1} m before, {after:.1} m after");
+}
