@@ -296,18 +296,17 @@ impl IntegrationJob {
             };
             let open = !blocked::<M>(mods, n);
             let node = self.nodes[n as usize];
-            if node.smooth.is_finite() {
-                // Settled: a value for the smooth update, as an agent at `c` would pay it.
-                if open || n == self.target {
-                    v[d] = node.smooth + entry::<M>(mods, c, n);
-                }
-            } else if open {
-                // Reverse edge: an agent at `n` walks into `c`.
-                let nd = dc + (step + entry::<M>(mods, n, c));
-                if nd < node.dist {
-                    self.nodes[n as usize].dist = nd;
-                    self.push(n, nd);
-                }
+            // Settled: a value for the smooth update, as an agent at `c` would pay it. A select,
+            // not a branch: whether a neighbour is settled is unpredictable.
+            let usable = node.smooth.is_finite() & (open | (n == self.target));
+            let val = node.smooth + entry::<M>(mods, c, n);
+            v[d] = if usable { val } else { f32::INFINITY };
+            // Reverse edge: an agent at `n` walks into `c`. A settled neighbour never passes the
+            // test (its distance is below `dc + step / 2`), so no settled check is needed.
+            let nd = dc + (step + entry::<M>(mods, n, c));
+            if open && nd < node.dist {
+                self.nodes[n as usize].dist = nd;
+                self.push(n, nd);
             }
         }
         let s = if c == self.target { 0.0 } else { best_of(&v, self.orth, self.inv_orth).0 };
@@ -390,36 +389,44 @@ pub(crate) fn neighbour_values<const M: bool>(
 /// value is infinite.
 #[inline]
 pub(crate) fn best_of(v: &[f32; 8], cell: f32, inv_cell: f32) -> (f32, Vec2) {
-    let mut best = f32::INFINITY;
-    let mut dir = Vec2::ZERO;
+    // Candidates 0..8: straight to neighbour d. 8..16: triangle k between orthogonal
+    // `a = k & 6` and the diagonal on side `k & 1`. Computed without branches (the outcomes are
+    // data dependent and mispredict); the fraction `s` is clamped to the segment, where its
+    // ends are never better than the straight candidates, and `max`/`min` turn NaN (both
+    // values unknown) into 0.
+    let mut w = [0.0f32; 16];
+    let mut sv = [0.0f32; 8];
     for d in 0..8 {
-        let w = v[d] + if d % 2 == 0 { cell } else { cell * SQRT_2 };
-        if w < best {
-            best = w;
-            dir = Vec2::new(DIRS[d].0 as f32, DIRS[d].1 as f32);
+        w[d] = v[d] + if d % 2 == 0 { cell } else { cell * SQRT_2 };
+    }
+    for k in 0..8 {
+        let a = k & 6;
+        let g = if k & 1 == 0 { a + 1 } else { (a + 7) & 7 };
+        let s = ((v[a] - v[g]) * inv_cell).max(0.0).min(FRAC_1_SQRT_2);
+        sv[k] = s;
+        w[8 + k] = v[a] + cell * (1.0 - s * s).sqrt();
+    }
+    let mut best = w[0];
+    let mut idx = 0;
+    for (k, &x) in w.iter().enumerate().skip(1) {
+        if x < best {
+            best = x;
+            idx = k;
         }
     }
-    let lim = cell * FRAC_1_SQRT_2;
-    for a in (0..8).step_by(2) {
-        let va = v[a];
-        if !va.is_finite() {
-            continue;
-        }
-        for (g, p) in [((a + 1) & 7, (a + 2) & 7), ((a + 7) & 7, (a + 6) & 7)] {
-            // Negative (or -inf) when the diagonal is unknown or no better.
-            let diff = va - v[g];
-            if diff > 0.0 && diff < lim {
-                let s = diff * inv_cell;
-                let r = (1.0 - s * s).sqrt();
-                let w = va + cell * r;
-                if w < best {
-                    best = w;
-                    let t = s / r;
-                    dir = Vec2::new(DIRS[a].0 as f32 + t * DIRS[p].0 as f32, DIRS[a].1 as f32 + t * DIRS[p].1 as f32);
-                }
-            }
-        }
+    if !best.is_finite() {
+        return (f32::INFINITY, Vec2::ZERO);
     }
+    let dir = if idx < 8 {
+        Vec2::new(DIRS[idx].0 as f32, DIRS[idx].1 as f32)
+    } else {
+        let k = idx - 8;
+        let a = k & 6;
+        let p = if k & 1 == 0 { (a + 2) & 7 } else { (a + 6) & 7 };
+        let s = sv[k];
+        let t = s / (1.0 - s * s).sqrt();
+        Vec2::new(DIRS[a].0 as f32 + t * DIRS[p].0 as f32, DIRS[a].1 as f32 + t * DIRS[p].1 as f32)
+    };
     (best, dir)
 }
 
