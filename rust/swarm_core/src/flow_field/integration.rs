@@ -402,6 +402,8 @@ pub(crate) fn best_of(v: &[f32; 8], cell: f32, inv_cell: f32) -> (f32, Vec2) {
     for k in 0..8 {
         let a = k & 6;
         let g = if k & 1 == 0 { a + 1 } else { (a + 7) & 7 };
+        // Not `clamp`: it keeps NaN, and `max` turns it into 0.
+        #[allow(clippy::manual_clamp)]
         let s = ((v[a] - v[g]) * inv_cell).max(0.0).min(FRAC_1_SQRT_2);
         sv[k] = s;
         w[8 + k] = v[a] + cell * (1.0 - s * s).sqrt();

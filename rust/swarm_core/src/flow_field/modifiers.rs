@@ -183,6 +183,10 @@ impl ModifierLayer {
         }
         res.route_cost = cost;
         res.cells = self.scratch.len();
+        if flags == 0 && cost <= 0.0 {
+            // A free, non-blocking box changes nothing; leave the layer empty if it was.
+            return res;
+        }
         let region = self.next_region;
         self.next_region += 1;
         for &s in &self.scratch {
