@@ -13,6 +13,7 @@ use crate::steering::{
     approach::approach, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
     personal_space::personal_space, predictive::predictive, retreat::retreat, surround_shape,
 };
+use crate::surface_nav::SurfaceNav;
 use crate::targets::{choose_target, Targets};
 use crate::world::ArchetypeRuntime;
 
@@ -32,6 +33,8 @@ pub(crate) struct StepCtx<'a> {
     pub target_counts: &'a [u32],
     /// Whether each agent sees its target (for Out-of-Sight Fallback).
     pub sees: &'a [bool],
+    /// The surface flow field, if any: approach follows the target's field.
+    pub nav: Option<&'a SurfaceNav>,
 }
 
 /// Shared, read-only views of the agent arrays at the start of the step.
@@ -44,6 +47,7 @@ pub(crate) struct AgentIn<'a> {
     pub seeds: &'a [u32],
     pub slots: &'a [Vec2],
     pub tiers: &'a [u8],
+    pub cells: &'a [u32],
 }
 
 /// Per-agent fields the step reads and writes in place (only this agent reads them).
@@ -135,6 +139,7 @@ impl StepCtx<'_> {
         let b = &rt.config.behavior;
         let seed = a.seeds[i];
         let p = Vec2::new(a.pos[i].x, a.pos[i].z);
+        let y = a.pos[i].y;
         let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
         let due = interval <= 1 || self.tick.wrapping_add(seed) % interval == 0;
         let target = self.targets.get(st.target);
@@ -171,8 +176,16 @@ impl StepCtx<'_> {
                         }
                     }
                     if due {
-                        let ap = approach(p, tp, tv, a.slots[i], radius, b);
-                        st.approach_cache = [ap.steer, ap.goal_dir];
+                        // Around walls the target's flow field leads; with a clear run the slot.
+                        let field =
+                            self.nav.and_then(|n| n.steer(st.target, a.cells[i], a.pos[i], dist, b.surround_near_band));
+                        st.approach_cache = match field {
+                            Some(dir) => [dir, dir],
+                            None => {
+                                let ap = approach(p, tp, tv, a.slots[i], radius, b);
+                                [ap.steer, ap.goal_dir]
+                            }
+                        };
                     }
                     let [s, g] = st.approach_cache;
                     c.add(b.approach_weight, s);
@@ -203,7 +216,7 @@ impl StepCtx<'_> {
             }
             if b.use_personal_space {
                 if due {
-                    st.ps_cache = personal_space(i as u32, seed, p, b.spacing_radius, samples, self.grid);
+                    st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
                 }
                 c.add(b.spacing_strength, st.ps_cache);
                 if b.use_surround_shape && dist < b.surround_near_band {
@@ -215,6 +228,7 @@ impl StepCtx<'_> {
                     st.group_cache[1] = follow_seers(
                         i as u32,
                         p,
+                        y,
                         b.follow_radius,
                         b.follow_max_samples.min(samples.max(2)),
                         self.grid,
@@ -225,14 +239,14 @@ impl StepCtx<'_> {
             }
         } else if b.use_personal_space {
             if due {
-                st.ps_cache = personal_space(i as u32, seed, p, b.spacing_radius, samples, self.grid);
+                st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
             }
             c.add(b.spacing_strength, st.ps_cache);
         }
         if b.use_hold_nearby {
             if due {
                 st.group_cache[0] =
-                    hold_nearby(i as u32, p, b.hold_radius, b.hold_max_samples.min(samples.max(2)), self.grid);
+                    hold_nearby(i as u32, p, y, b.hold_radius, b.hold_max_samples.min(samples.max(2)), self.grid);
             }
             c.add(b.hold_strength, st.group_cache[0]);
         }

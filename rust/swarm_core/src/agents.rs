@@ -95,6 +95,10 @@ macro_rules! each_array {
             let $v = &mut $s.flash;
             $body;
         }
+        {
+            let $v = &mut $s.cell;
+            $body;
+        }
     }};
 }
 
@@ -159,6 +163,8 @@ pub struct Agents {
     pub attack: Vec<AttackState>,
     /// Seconds of hit flash left (visuals read it).
     pub flash: Vec<f32>,
+    /// Surface flow field cell the agent stands in (`flow_field::NONE` without a field).
+    pub cell: Vec<u32>,
 }
 
 /// What a new agent starts with.
@@ -172,6 +178,7 @@ pub struct NewAgent {
     pub slot: u32,
     pub seed: u32,
     pub retarget_timer: f32,
+    pub cell: u32,
 }
 
 impl Agents {
@@ -198,6 +205,7 @@ impl Agents {
             group_cache: Vec::with_capacity(cap),
             attack: Vec::with_capacity(cap),
             flash: Vec::with_capacity(cap),
+            cell: Vec::with_capacity(cap),
         }
     }
 
@@ -232,6 +240,7 @@ impl Agents {
         self.group_cache.push([Vec2::ZERO; 2]);
         self.attack.push(AttackState::default());
         self.flash.push(0.0);
+        self.cell.push(a.cell);
         self.len() - 1
     }
 
@@ -288,6 +297,7 @@ mod tests {
             slot,
             seed: slot,
             retarget_timer: 0.0,
+            cell: u32::MAX,
         }
     }
 

@@ -41,7 +41,7 @@ fn resolve_one(i: u32, src: &[Vec3], params: &[AgentParams], grid: &SpatialGrid,
     let p = Vec2::new(p3.x, p3.z);
     let me = params[i as usize];
     let mut corr = Vec2::ZERO;
-    grid.for_each_candidate(p, me.radius + max_radius + slack, |j, q| {
+    grid.for_each_candidate(p, p3.y, me.radius + max_radius + slack, |j, q| {
         if j == i {
             return true;
         }

@@ -65,6 +65,10 @@ pub struct WorldSettings {
     pub agent_height: f32,
     /// Worker threads for the step; 0 = all cores.
     pub worker_threads: usize,
+    /// With a surface flow field: agents are kept out of cells they may not enter.
+    pub surface_flow_enforce_cell_boundaries: bool,
+    /// Least seconds between two rebuilds of a target's field when route costs change.
+    pub surface_flow_rebake_interval: f32,
     /// Importance LOD: distances, Full cap, throttling per tier.
     pub lod: LodSettings,
     /// Agents farther than `dormancy_distance` from their target and off camera for
@@ -89,6 +93,8 @@ impl Default for WorldSettings {
             retarget_hysteresis: 0.15,
             agent_height: 1.8,
             worker_threads: 0,
+            surface_flow_enforce_cell_boundaries: true,
+            surface_flow_rebake_interval: 0.5,
             lod: LodSettings::default(),
             dormancy_enabled: true,
             dormancy_distance: 80.0,
@@ -111,6 +117,8 @@ impl WorldSettings {
         self.worker_threads = self.worker_threads.min(256);
         self.agent_height = finite_clamp(self.agent_height, 0.01, 1000.0, d.agent_height);
         self.lod = self.lod.sanitized();
+        self.surface_flow_rebake_interval =
+            finite_clamp(self.surface_flow_rebake_interval, 0.0, 3600.0, d.surface_flow_rebake_interval);
         self.dormancy_distance = finite_clamp(self.dormancy_distance, 0.0, 1e6, d.dormancy_distance);
         self.dormancy_delay = finite_clamp(self.dormancy_delay, 0.0, 3600.0, d.dormancy_delay);
         self

@@ -17,6 +17,7 @@ pub mod movement;
 pub mod noise;
 pub mod spatial_grid;
 pub mod steering;
+pub mod surface_nav;
 pub mod targets;
 pub mod world;
 

@@ -21,9 +21,14 @@ pub struct SpatialGrid {
     agent_cell: Vec<u32>,
     /// Ground-plane positions in `entries` order, so neighbour loops read contiguous memory.
     sorted_xz: Vec<Vec2>,
+    /// Heights in `entries` order (agents on another floor are not neighbours).
+    sorted_y: Vec<f32>,
 }
 
 const PAR_CHUNK: usize = 4096;
+
+/// Agents whose heights differ by more than this stand on different floors: not neighbours.
+pub const LAYER_GAP: f32 = 1.2;
 
 impl SpatialGrid {
     pub fn with_capacity(agents: usize) -> Self {
@@ -32,6 +37,7 @@ impl SpatialGrid {
             entries: Vec::with_capacity(agents),
             agent_cell: Vec::with_capacity(agents),
             sorted_xz: Vec::with_capacity(agents),
+            sorted_y: Vec::with_capacity(agents),
             ..Default::default()
         }
     }
@@ -39,6 +45,7 @@ impl SpatialGrid {
     pub fn heap_bytes(&self) -> usize {
         (self.cell_start.capacity() + self.entries.capacity() + self.agent_cell.capacity()) * 4
             + self.sorted_xz.capacity() * 8
+            + self.sorted_y.capacity() * 4
     }
 
     /// Agent indices in cell order (row by row, ascending index within a cell).
@@ -103,19 +110,28 @@ impl SpatialGrid {
     /// stale by the distance agents moved; callers widen their queries by that much).
     pub fn refresh_positions(&mut self, pos: &[Vec3]) {
         self.sorted_xz.resize(self.entries.len(), Vec2::ZERO);
-        self.sorted_xz.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
-            for (o, &i) in out.iter_mut().zip(idx) {
-                let p = pos[i as usize];
-                *o = Vec2::new(p.x, p.z);
-            }
-        });
+        self.sorted_y.resize(self.entries.len(), 0.0);
+        (
+            self.sorted_xz.par_chunks_mut(PAR_CHUNK),
+            self.sorted_y.par_chunks_mut(PAR_CHUNK),
+            self.entries.par_chunks(PAR_CHUNK),
+        )
+            .into_par_iter()
+            .for_each(|(out, ys, idx)| {
+                for ((o, y), &i) in out.iter_mut().zip(ys.iter_mut()).zip(idx) {
+                    let p = pos[i as usize];
+                    *o = Vec2::new(p.x, p.z);
+                    *y = p.y;
+                }
+            });
     }
 
     /// Calls `f(j, position_j)` for every agent whose cell overlaps the square around `center` of
-    /// half-size `radius`, in deterministic order, until `f` returns `false`. The caller filters
-    /// by distance. Positions are those of the last rebuild or refresh.
+    /// half-size `radius` and whose height is within `LAYER_GAP` of `y` (NaN: any height), in
+    /// deterministic order, until `f` returns `false`. The caller filters by distance. Positions
+    /// are those of the last rebuild or refresh.
     #[inline]
-    pub fn for_each_candidate(&self, center: Vec2, radius: f32, mut f: impl FnMut(u32, Vec2) -> bool) {
+    pub fn for_each_candidate(&self, center: Vec2, y: f32, radius: f32, mut f: impl FnMut(u32, Vec2) -> bool) {
         if self.dims_x == 0 {
             return;
         }
@@ -134,7 +150,10 @@ impl SpatialGrid {
             // Cells of one row are contiguous in `entries`.
             let a = self.cell_start[(row + x0) as usize] as usize;
             let b = self.cell_start[(row + x1 + 1) as usize] as usize;
-            for (&j, &q) in self.entries[a..b].iter().zip(&self.sorted_xz[a..b]) {
+            for ((&j, &q), &qy) in self.entries[a..b].iter().zip(&self.sorted_xz[a..b]).zip(&self.sorted_y[a..b]) {
+                if (qy - y).abs() > LAYER_GAP {
+                    continue;
+                }
                 if !f(j, q) {
                     return;
                 }
@@ -145,7 +164,7 @@ impl SpatialGrid {
     /// Agents within `radius` of `center` (ground-plane distance), appended to `out`.
     pub fn query_radius(&self, center: Vec2, radius: f32, out: &mut Vec<u32>) {
         let r2 = radius * radius;
-        self.for_each_candidate(center, radius, |j, q| {
+        self.for_each_candidate(center, f32::NAN, radius, |j, q| {
             if q.distance_squared(center) <= r2 {
                 out.push(j);
             }

@@ -80,6 +80,11 @@ impl Targets {
         }
     }
 
+    /// Number of target slots (registered or free); handles are below this.
+    pub fn slot_count(&self) -> usize {
+        self.slots.len()
+    }
+
     pub fn active(&self) -> &[u32] {
         &self.active
     }

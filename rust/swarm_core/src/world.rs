@@ -19,10 +19,12 @@ use crate::body_blocking;
 use crate::camera::Frustum;
 use crate::combat::{self, AttackEvent, CombatIn};
 use crate::config::{Archetype, WorldSettings};
+use crate::flow_field::{FieldSetSettings, SurfaceGrid, NONE};
 use crate::ids::{AgentId, IdTable};
 use crate::lod::{self, TierCounts};
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::pressure;
+use crate::surface_nav::SurfaceNav;
 use crate::targets::{Targets, NO_TARGET};
 
 /// Every this many steps, storage is reordered to follow the grid, so neighbours in space are
@@ -115,6 +117,8 @@ pub struct World {
     pressing: Vec<u32>,
     events: Vec<AttackEvent>,
     visited: Vec<bool>,
+    /// The surface flow field, when one is set.
+    nav: Option<SurfaceNav>,
     event_scratch: Vec<Vec<AttackEvent>>,
     partials: Vec<DVec3>,
     rng: Pcg32,
@@ -155,6 +159,7 @@ impl World {
             pressing: Vec::new(),
             events: Vec::new(),
             visited: Vec::with_capacity(cap),
+            nav: None,
             event_scratch: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             archetypes: Vec::new(),
@@ -184,7 +189,11 @@ impl World {
         }
         let ground_changed = s.ground_height != self.settings.ground_height;
         self.settings = s;
-        if ground_changed {
+        let fs = self.field_settings();
+        if let Some(nav) = self.nav.as_mut() {
+            nav.fields.set_settings(fs);
+        }
+        if ground_changed && self.nav.is_none() {
             let g = self.settings.ground_height;
             self.agents.pos.iter_mut().for_each(|p| p.y = g);
         }
@@ -265,8 +274,10 @@ impl World {
         let seed = self.rng.random::<u32>();
         let index = self.agents.len() as u32;
         let id = self.ids.allocate(index);
+        let (pos, cell) = self.place(position);
         self.agents.push(NewAgent {
-            pos: Vec3::new(position.x, self.settings.ground_height, position.z),
+            pos,
+            cell,
             facing,
             slot_dir: crate::steering::approach::slot_dir(seed),
             archetype,
@@ -350,7 +361,7 @@ impl World {
         if !position.is_finite() {
             return false;
         }
-        self.agents.pos[i] = Vec3::new(position.x, self.settings.ground_height, position.z);
+        (self.agents.pos[i], self.agents.cell[i]) = self.place(position);
         self.agents.vel[i] = Vec3::ZERO;
         self.agents.steer[i] = Vec2::ZERO;
         self.grid_dirty = true;
@@ -372,6 +383,68 @@ impl World {
     /// Importance LOD tier of an agent in the last step (`lod::FULL`, `REDUCED`, `CHEAP`).
     pub fn tier(&self, id: AgentId) -> Option<u8> {
         self.ids.resolve(id).map(|i| self.agents.tier[i])
+    }
+
+    /// Where an agent put at `p` stands: on the surface flow field (nearest open cell) when one is
+    /// set, else on the ground plane.
+    fn place(&self, p: Vec3) -> (Vec3, u32) {
+        match &self.nav {
+            Some(nav) => {
+                let c = nav.cell_under(p);
+                if c == NONE {
+                    (Vec3::new(p.x, self.settings.ground_height, p.z), NONE)
+                } else if nav.grid.locate(p) == Some(c) {
+                    (Vec3::new(p.x, nav.grid.ground_height(c, p), p.z), c)
+                } else {
+                    (nav.grid.cell_center(c), c)
+                }
+            }
+            None => (Vec3::new(p.x, self.settings.ground_height, p.z), NONE),
+        }
+    }
+
+    /// Sets (or removes) the surface flow field. Every agent is placed onto it at once.
+    pub fn set_surface(&mut self, grid: Option<SurfaceGrid>) {
+        self.nav = grid.map(|g| SurfaceNav::new(g, self.field_settings()));
+        for i in 0..self.agents.len() {
+            let (p, c) = self.place(self.agents.pos[i]);
+            self.agents.pos[i] = p;
+            self.agents.cell[i] = c;
+        }
+        self.grid_dirty = true;
+    }
+
+    pub fn surface(&self) -> Option<&SurfaceNav> {
+        self.nav.as_ref()
+    }
+
+    /// The surface flow field for edits (doors and barricades stamp its modifier layer).
+    pub fn surface_mut(&mut self) -> Option<&mut SurfaceNav> {
+        self.nav.as_mut()
+    }
+
+    fn field_settings(&self) -> FieldSetSettings {
+        FieldSetSettings {
+            cost_rebuild_interval: self.settings.surface_flow_rebake_interval as f64,
+            ..FieldSetSettings::default()
+        }
+    }
+
+    /// Route length between two points over the surface flow field (straight-line distance on
+    /// the ground plane when there is no field); `None` when no route exists.
+    pub fn path_length(&mut self, from: Vec3, to: Vec3) -> Option<f32> {
+        if !from.is_finite() || !to.is_finite() {
+            return None;
+        }
+        match self.nav.as_mut() {
+            Some(nav) => nav.path_length(from, to),
+            None => Some(Vec2::new(from.x - to.x, from.z - to.z).length()),
+        }
+    }
+
+    /// Completed flow-field builds so far.
+    pub fn flow_field_rebuilds(&self) -> u64 {
+        self.nav.as_ref().map_or(0, |n| n.rebuild_count())
     }
 
     /// Sets the camera used for visibility decisions (`None`, or an invalid frustum: no camera,
@@ -431,7 +504,7 @@ impl World {
         let reach = half.length() + self.max_radius;
         let mut found = false;
         let (pos, params) = (&self.agents.pos, &self.agents.params);
-        self.grid.for_each_candidate(center, reach, |j, q| {
+        self.grid.for_each_candidate(center, f32::NAN, reach, |j, q| {
             let p = pos[j as usize];
             let r = params[j as usize].radius;
             let nearest = q.clamp(lo, hi);
@@ -558,6 +631,7 @@ impl World {
             + b(&a.group_cache)
             + b(&a.attack)
             + b(&a.flash)
+            + b(&a.cell)
             + b(&self.sees)
             + b(&self.lod_flags)
             + b(&self.lod_dist)
@@ -608,6 +682,12 @@ impl World {
         let s = &self.settings;
         self.targets.select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
         self.stats.active_targets = self.targets.active().len();
+        if let Some(nav) = self.nav.as_mut() {
+            let slots = self.targets.slot_count();
+            let now = self.time;
+            let targets = &self.targets;
+            self.pool.install(|| nav.update_targets(targets, slots, now));
+        }
 
         let pool = self.pool.clone();
         pool.install(|| self.step_parallel(dt));
@@ -755,10 +835,19 @@ impl World {
             lod: &self.settings.lod,
             target_counts: &self.target_counts,
             sees: &self.sees,
+            nav: self.nav.as_ref(),
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, seeds, slots, tiers) =
-            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.slot_dir[..], &a.tier[..]);
+        let (pos, vel, params, arch, seeds, slots, tiers, cells) = (
+            &a.pos[..],
+            &a.vel[..],
+            &a.params[..],
+            &a.archetype[..],
+            &a.seed[..],
+            &a.slot_dir[..],
+            &a.tier[..],
+            &a.cell[..],
+        );
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.facing.par_chunks_mut(CHUNK),
@@ -778,7 +867,7 @@ impl World {
                     let base = ci * CHUNK;
                     for k in 0..np.len() {
                         let i = base + k;
-                        let input = AgentIn { i, pos, vel, params, arch, seeds, slots, tiers };
+                        let input = AgentIn { i, pos, vel, params, arch, seeds, slots, tiers, cells };
                         let mut st = AgentState {
                             facing: facing[k],
                             yaw_rate: yaw_rate[k],
@@ -819,9 +908,14 @@ impl World {
             }
         }
 
+        // On a surface flow field: stay on open cells, stand on the surface.
+        if let Some(nav) = &self.nav {
+            let enforce = self.settings.surface_flow_enforce_cell_boundaries;
+            nav.settle(enforce, &self.agents.pos, &mut self.next_pos, &mut self.agents.cell, CHUNK);
+        }
         // Velocity is the motion that actually happened (blocking included).
         let inv_dt = 1.0 / dt;
-        let ground = self.settings.ground_height;
+        let ground = if self.nav.is_some() { f32::NAN } else { self.settings.ground_height };
         self.agents
             .vel
             .par_chunks_mut(CHUNK)
@@ -829,7 +923,9 @@ impl World {
             .zip(self.agents.pos.par_chunks(CHUNK))
             .for_each(|((v, np), p)| {
                 for ((v, np), p) in v.iter_mut().zip(np.iter_mut()).zip(p) {
-                    np.y = ground;
+                    if !ground.is_nan() {
+                        np.y = ground;
+                    }
                     *v = (*np - *p) * inv_dt;
                 }
             });
@@ -911,7 +1007,7 @@ impl World {
         let (pos, params) = (&self.agents.pos, &self.agents.params);
         for k in 0..samples.min(1_000_000) {
             let c = a + seg * (k as f32 / (samples.max(2) - 1) as f32);
-            self.grid.for_each_candidate(c, reach, |j, q| {
+            self.grid.for_each_candidate(c, f32::NAN, reach, |j, q| {
                 let r = params[j as usize].radius;
                 if let Some(t) = segment_circle(a, seg, q, r) {
                     if best.is_none_or(|(bt, bj)| t < bt || (t == bt && j < bj)) {

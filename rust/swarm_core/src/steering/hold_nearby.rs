@@ -5,14 +5,14 @@ use glam::Vec2;
 
 use crate::spatial_grid::SpatialGrid;
 
-pub fn hold_nearby(i: u32, p: Vec2, radius: f32, max_samples: u32, grid: &SpatialGrid) -> Vec2 {
+pub fn hold_nearby(i: u32, p: Vec2, y: f32, radius: f32, max_samples: u32, grid: &SpatialGrid) -> Vec2 {
     if radius <= 0.0 {
         return Vec2::ZERO;
     }
     let r2 = radius * radius;
     let mut sum = Vec2::ZERO;
     let mut n = 0u32;
-    grid.for_each_candidate(p, radius, |j, q| {
+    grid.for_each_candidate(p, y, radius, |j, q| {
         if j != i && q.distance_squared(p) < r2 {
             sum += q;
             n += 1;

@@ -8,14 +8,14 @@ use crate::spatial_grid::SpatialGrid;
 
 /// `sees[j]` tells whether agent `j` sees its target. Returns a unit-disk pull, zero when no
 /// ally in the radius sees it.
-pub fn follow_seers(i: u32, p: Vec2, radius: f32, max_samples: u32, grid: &SpatialGrid, sees: &[bool]) -> Vec2 {
+pub fn follow_seers(i: u32, p: Vec2, y: f32, radius: f32, max_samples: u32, grid: &SpatialGrid, sees: &[bool]) -> Vec2 {
     if radius <= 0.0 {
         return Vec2::ZERO;
     }
     let r2 = radius * radius;
     let mut sum = Vec2::ZERO;
     let mut n = 0u32;
-    grid.for_each_candidate(p, radius, |j, q| {
+    grid.for_each_candidate(p, y, radius, |j, q| {
         if j != i && sees[j as usize] && q.distance_squared(p) < r2 {
             sum += q;
             n += 1;

@@ -7,14 +7,14 @@ use crate::noise::hash_dir;
 use crate::spatial_grid::SpatialGrid;
 
 #[inline]
-pub fn personal_space(i: u32, seed: u32, p: Vec2, radius: f32, max_samples: u32, grid: &SpatialGrid) -> Vec2 {
+pub fn personal_space(i: u32, seed: u32, p: Vec2, y: f32, radius: f32, max_samples: u32, grid: &SpatialGrid) -> Vec2 {
     if radius <= 0.0 {
         return Vec2::ZERO;
     }
     let r2 = radius * radius;
     let mut acc = Vec2::ZERO;
     let mut samples = 0u32;
-    grid.for_each_candidate(p, radius, |j, q| {
+    grid.for_each_candidate(p, y, radius, |j, q| {
         if j == i {
             return true;
         }

@@ -1,0 +1,136 @@
+//! Agents on the surface flow field (seed 001): which cell each agent stands in, one field per
+//! target slot kept current (`FieldSet`), the steering direction an agent reads from its target's
+//! field, and the settle pass after movement that grounds agents on their cell's surface, keeps
+//! them out of cells they may not enter and brings strays back onto the nearest walkable cell.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::flow_field::{
+    constrain_move, escape_closed_cell, path_length, recover, CellId, FieldSet, FieldSetSettings, FlowField,
+    ModifierLayer, PathScratch, SurfaceGrid, NONE,
+};
+use crate::targets::Targets;
+
+/// Rings of columns searched when an agent has left the field.
+const RECOVER_RINGS: u32 = 64;
+/// An agent whose route is no longer than this many times the straight distance (plus two cells)
+/// has a clear run at the target and may use its slot instead of the field.
+const CLEAR_RUN: f32 = 1.2;
+
+pub struct SurfaceNav {
+    pub grid: SurfaceGrid,
+    pub mods: ModifierLayer,
+    pub fields: FieldSet,
+    path: PathScratch,
+    /// Cell of each target slot, for `target_field`.
+    target_cells: Vec<CellId>,
+}
+
+impl SurfaceNav {
+    pub fn new(grid: SurfaceGrid, settings: FieldSetSettings) -> Self {
+        let mods = ModifierLayer::new(&grid);
+        Self { grid, mods, fields: FieldSet::new(settings), path: PathScratch::default(), target_cells: Vec::new() }
+    }
+
+    /// Points every active target's slot at the cell under it and advances field builds.
+    pub fn update_targets(&mut self, targets: &Targets, slot_count: usize, now: f64) {
+        self.fields.set_slot_count(slot_count);
+        self.target_cells.resize(slot_count, NONE);
+        for slot in 0..slot_count {
+            let cell = match targets.get(slot as u32) {
+                Some(t) if t.active => self.cell_under(t.position),
+                _ => NONE,
+            };
+            self.target_cells[slot] = cell;
+            self.fields.set_target(slot, cell);
+        }
+        self.fields.tick(&self.grid, &self.mods, now);
+    }
+
+    /// The open cell under a point, or the nearest open one.
+    pub fn cell_under(&self, p: Vec3) -> CellId {
+        match self.grid.locate(p) {
+            Some(c) if crate::flow_field::enforce::is_open(&self.grid, &self.mods, c) => c,
+            _ => recover(&self.grid, &self.mods, p, RECOVER_RINGS).map_or(NONE, |(_, c)| c),
+        }
+    }
+
+    /// The built field of a target slot.
+    pub fn target_field(&self, slot: u32) -> Option<&FlowField> {
+        self.fields.field(slot as usize).filter(|f| f.is_built())
+    }
+
+    /// Route length between two points over open cells; `None` when either is off the field or
+    /// no route exists.
+    pub fn path_length(&mut self, from: Vec3, to: Vec3) -> Option<f32> {
+        let (a, b) = (self.cell_under(from), self.cell_under(to));
+        if a == NONE || b == NONE {
+            return None;
+        }
+        path_length(&self.grid, &self.mods, a, b, f32::INFINITY, &mut self.path)
+    }
+
+    /// Completed field builds over all slots.
+    pub fn rebuild_count(&self) -> u64 {
+        (0..self.fields.slot_count()).map(|s| self.fields.build_count(s)).sum()
+    }
+
+    /// Steering toward a target along its field, when the field should be followed: the route
+    /// is known and the agent is far, or walls make the route longer than a clear run. `None`
+    /// means "use the slot approach" (close with a clear run, or no field yet). An unreachable
+    /// agent gets `Some(ZERO)`.
+    #[inline]
+    pub fn steer(&self, target_slot: u32, cell: CellId, pos: Vec3, straight: f32, near_band: f32) -> Option<Vec2> {
+        let field = self.target_field(target_slot)?;
+        if cell == NONE {
+            return None;
+        }
+        let route = field.distance(cell);
+        if !route.is_finite() {
+            return Some(Vec2::ZERO);
+        }
+        let clear = route <= straight * CLEAR_RUN + 2.0 * self.grid.cell_size();
+        if clear && straight <= near_band {
+            return None;
+        }
+        Some(field.sample(&self.grid, cell, pos))
+    }
+
+    /// After movement: every agent moves from `old` toward `new` across open cells only (when
+    /// `enforce`), stands on its cell's surface, and strays are brought back. Writes the settled
+    /// positions into `new` and the cells into `cells`.
+    pub fn settle(&self, enforce: bool, old: &[Vec3], new: &mut [Vec3], cells: &mut [CellId], chunk: usize) {
+        new.par_chunks_mut(chunk).zip(cells.par_chunks_mut(chunk)).enumerate().for_each(|(ci, (np, cs))| {
+            for (k, (p, c)) in np.iter_mut().zip(cs.iter_mut()).enumerate() {
+                let i = ci * chunk + k;
+                (*p, *c) = self.settle_one(enforce, old[i], *p, *c);
+            }
+        });
+    }
+
+    #[inline]
+    fn settle_one(&self, enforce: bool, old: Vec3, want: Vec3, cell: CellId) -> (Vec3, CellId) {
+        let g = &self.grid;
+        let start = if cell != NONE && (cell as usize) < g.cell_count() { cell } else { g.locate(old).unwrap_or(NONE) };
+        if start == NONE {
+            return self.rescue(want);
+        }
+        if !crate::flow_field::enforce::is_open(g, &self.mods, start) {
+            // A door closed on it: step out into the nearest open neighbour.
+            return escape_closed_cell(g, &self.mods, start, old).unwrap_or_else(|| self.rescue(want));
+        }
+        if enforce {
+            let r = constrain_move(g, &self.mods, start, old, want);
+            return (r.pos, r.cell);
+        }
+        match g.step_cell(start, want).or_else(|| g.locate(want)) {
+            Some(c) if g.is_walkable(c) => (Vec3::new(want.x, g.ground_height(c, want), want.z), c),
+            _ => self.rescue(want),
+        }
+    }
+
+    fn rescue(&self, p: Vec3) -> (Vec3, CellId) {
+        recover(&self.grid, &self.mods, p, RECOVER_RINGS).unwrap_or((p, NONE))
+    }
+}

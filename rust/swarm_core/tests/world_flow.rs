@@ -1,0 +1,141 @@
+//! Whole worlds on a surface flow field: hordes find the walkable route to their target, never
+//! stand in a blocked cell, climb to an upper floor by the ramp, and report route lengths.
+
+use swarm_core::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample};
+use swarm_core::glam::{Vec2, Vec3};
+use swarm_core::{AgentId, Archetype, World, WorldSettings};
+
+const DT: f32 = 1.0 / 60.0;
+
+/// A grid from ASCII rows ('#' = wall, '.' = floor at height 0), 1 m cells.
+fn ascii(rows: &[&str]) -> SurfaceGrid {
+    let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, rows[0].len() as u32, rows.len() as u32, |x, z, o| {
+        if rows[z as usize].as_bytes()[x as usize] != b'#' {
+            o.push(SurfaceSample::walkable(0.0));
+        }
+    });
+    SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap()
+}
+
+/// Two rooms joined by one door in a long wall: the direct line is blocked.
+const ROOMS: [&str; 20] = [
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "#########################..###",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+    "..............................",
+];
+
+fn rooms_world(n: usize, threads: usize) -> (World, Vec<AgentId>) {
+    let mut w = World::new(WorldSettings { max_agents: n, worker_threads: threads, dormancy_enabled: false, ..Default::default() });
+    w.set_surface(Some(ascii(&ROOMS)));
+    let mut a = Archetype::default();
+    a.agent_radius = 0.3;
+    let arch = w.add_archetype(a);
+    // Agents in the top-left room, target in the bottom-left: the door is 25 m to the right.
+    let ids = (0..n).map(|i| w.spawn(arch, Vec3::new(2.0 + (i % 10) as f32, 0.0, 2.0 + (i / 10) as f32 * 0.8)).unwrap()).collect();
+    w.register_target(Vec3::new(4.0, 0.0, 15.0), 1.0);
+    (w, ids)
+}
+
+fn blocked(g: &SurfaceGrid, p: Vec3) -> bool {
+    match g.locate(p) {
+        Some(c) => !g.is_walkable(c),
+        None => true,
+    }
+}
+
+#[test]
+fn a_horde_goes_around_the_wall_through_the_door_and_never_enters_it() {
+    let (mut w, ids) = rooms_world(60, 0);
+    for s in 0..2400 {
+        w.step(DT);
+        if s % 10 == 0 {
+            let g = &w.surface().unwrap().grid;
+            for &id in &ids {
+                let p = w.position(id).unwrap();
+                assert!(!blocked(g, p), "step {s}: agent in a blocked cell at {p:?}");
+                // The wall row is z in 9..10 except the door at x in 25..27.
+                assert!(!(p.z > 9.0 && p.z < 10.0 && p.x < 25.0), "step {s}: agent inside the wall at {p:?}");
+            }
+        }
+    }
+    let target = Vec2::new(4.0, 15.0);
+    let arrived = ids.iter().filter(|&&id| {
+        let p = w.position(id).unwrap();
+        Vec2::new(p.x, p.z).distance(target) < 6.0
+    });
+    assert!(arrived.count() >= 50, "most agents reach the target behind the wall");
+    assert!(w.flow_field_rebuilds() >= 1);
+}
+
+#[test]
+fn route_length_goes_through_the_door() {
+    let (mut w, _) = rooms_world(1, 1);
+    let straight = 13.0;
+    let route = w.path_length(Vec3::new(4.0, 0.0, 2.0), Vec3::new(4.0, 0.0, 15.0)).unwrap();
+    // Via the door at x = 25.5: about 22 m there and 22 m back.
+    assert!(route > 2.5 * straight, "route {route}");
+    assert!(route < 50.0, "route {route}");
+    assert_eq!(w.path_length(Vec3::new(4.0, 0.0, 2.0), Vec3::new(f32::NAN, 0.0, 0.0)), None);
+}
+
+#[test]
+fn flow_field_steps_are_identical_on_one_and_two_threads() {
+    let run = |threads| {
+        let (mut w, _) = rooms_world(200, threads);
+        for _ in 0..300 {
+            w.step(DT);
+        }
+        w.agents().pos.clone()
+    };
+    assert!(run(1) == run(2));
+}
+
+#[test]
+fn agents_climb_a_ramp_to_the_upper_floor() {
+    // Ground floor z < 10 at height 0; a ramp along x = 0..3 rising 0.3 m per metre from z = 10 to
+    // 19; an upper floor z >= 20 at 3 m, reachable only by the ramp (a 3 m wall elsewhere).
+    let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, 20, 30, |x, z, o| {
+        if z < 10 {
+            o.push(SurfaceSample::walkable(0.0));
+        } else if z < 20 {
+            if x < 3 {
+                o.push(SurfaceSample::walkable((z as f32 - 9.5) * 0.3));
+            } else {
+                o.push(SurfaceSample::blocked(0.0));
+            }
+        } else {
+            o.push(SurfaceSample::walkable(3.0));
+        }
+    });
+    let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+    let mut w = World::new(WorldSettings { max_agents: 10, dormancy_enabled: false, ..Default::default() });
+    w.set_surface(Some(g));
+    let arch = w.add_archetype(Archetype::default());
+    let id = w.spawn(arch, Vec3::new(15.0, 0.0, 3.0)).unwrap();
+    w.register_target(Vec3::new(15.0, 3.0, 25.0), 1.0);
+    let mut max_y: f32 = 0.0;
+    for _ in 0..3000 {
+        w.step(DT);
+        max_y = max_y.max(w.position(id).unwrap().y);
+    }
+    let p = w.position(id).unwrap();
+    assert!(p.z > 20.0 && (p.y - 3.0).abs() < 0.05, "agent ended at {p:?}");
+    assert!(max_y <= 3.05);
+}
