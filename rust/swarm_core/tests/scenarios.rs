@@ -400,7 +400,9 @@ fn raycast_finds_the_nearest_agent_on_the_segment() {
 fn ids_survive_the_periodic_reorder_into_grid_order() {
     let mut w = world(3000, 0);
     let arch = w.add_archetype(Archetype::default());
-    let ids: Vec<AgentId> = (0..3000).map(|i| w.spawn(arch, Vec3::new((i * 7919 % 3000) as f32 * 0.7 - 1000.0, 0.0, (i % 50) as f32)).unwrap()).collect();
+    let ids: Vec<AgentId> = (0..3000)
+        .map(|i| w.spawn(arch, Vec3::new((i * 7919 % 3000) as f32 * 0.7 - 1000.0, 0.0, (i % 50) as f32)).unwrap())
+        .collect();
     // Tag each agent by its health.
     for (k, &id) in ids.iter().enumerate() {
         w.damage(id, (k % 90) as f32 * 0.5);
@@ -418,5 +420,8 @@ fn ids_survive_the_periodic_reorder_into_grid_order() {
     }
     // Storage now follows the grid: consecutive agents are far closer together than in spawn order.
     let after = spread(&w);
-    assert!(after < before / 10.0, "mean distance between consecutive agents: {before:.1} m before, {after:.1} m after");
+    assert!(
+        after < before / 10.0,
+        "mean distance between consecutive agents: {before:.1} m before, {after:.1} m after"
+    );
 }
