@@ -665,3 +665,31 @@ fn serde_round_trip() {
     // The compact byte form round-trips too.
     assert_eq!(SurfaceGrid::from_bytes(&g.to_bytes()).unwrap(), g);
 }
+
+#[test]
+fn bake_and_fields_do_not_depend_on_thread_count() {
+    let build = || {
+        let s = BakeSamples::from_fn(Vec3::ZERO, 0.25, 300, 40, |x, z, o| {
+            let wall = (x % 37 == 5 && z % 13 != 3) || (z % 11 == 7 && x % 29 > 3);
+            if !wall {
+                o.push(SurfaceSample::walkable(((x / 50) as f32) * 0.2));
+            }
+        });
+        let g = SurfaceGrid::bake(&s, BakeParams { agent_height: 1.8, max_step_height: 0.3, clearance_radius: 0.3 })
+            .unwrap();
+        let mut m = ModifierLayer::new(&g);
+        m.stamp_box(
+            &g,
+            &ModifierBox::aligned(Vec3::new(20.0, 1.0, 5.0), Vec3::new(1.0, 2.0, 3.0), true, RouteMode::ExtraCost(4.0)),
+        );
+        let t = g.nearest_walkable(Vec3::new(70.0, 0.0, 9.0), 8).unwrap();
+        let f = flow(&g, &m, t);
+        (g, f.distance, f.direction)
+    };
+    let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap().install(build);
+    let many = rayon::ThreadPoolBuilder::new().num_threads(4).build().unwrap().install(build);
+    assert_eq!(one.0, many.0);
+    assert_eq!(one.1, many.1);
+    assert_eq!(one.2, many.2);
+    assert!(one.0.walkable_count() > 5_000, "{}", one.0.walkable_count());
+}
