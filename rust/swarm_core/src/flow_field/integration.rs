@@ -288,8 +288,9 @@ impl IntegrationJob {
             let step = if d % 2 == 0 {
                 self.orth
             } else {
-                let (o1, o2) = (l[d - 1], l[(d + 1) & 7]);
-                if o1 == NONE || o2 == NONE || blocked::<M>(mods, o1) || blocked::<M>(mods, o2) {
+                // A diagonal link implies both orthogonal links (bake rule); only closures can
+                // still cut the corner.
+                if M && (blocked::<M>(mods, l[d - 1]) || blocked::<M>(mods, l[(d + 1) & 7])) {
                     continue;
                 }
                 self.diag
@@ -389,20 +390,23 @@ pub(crate) fn neighbour_values<const M: bool>(
 /// value is infinite.
 #[inline]
 pub(crate) fn best_of(v: &[f32; 8], cell: f32, inv_cell: f32) -> (f32, Vec2) {
-    // Candidates 0..8: straight to neighbour d. 8..16: triangle k between orthogonal
-    // `a = k & 6` and the diagonal on side `k & 1`. Computed without branches (the outcomes are
-    // data dependent and mispredict); the fraction `s` is clamped to the segment, where its
-    // ends are never better than the straight candidates, and `max`/`min` turn NaN (both
-    // values unknown) into 0.
-    let mut w = [0.0f32; 16];
-    let mut sv = [0.0f32; 8];
+    // Candidates 0..8: straight to neighbour d. 8..12: for diagonal `2k + 1`, the segment to it
+    // from the lower of its two orthogonal partners (the segment value only grows with the
+    // orthogonal value, so the other partner never does better). Computed without branches (the
+    // outcomes are data dependent and mispredict); the fraction `s` is clamped to the segment,
+    // where its ends are never better than the straight candidates.
+    let mut w = [0.0f32; 12];
+    let mut sv = [0.0f32; 4];
+    let mut side = [0usize; 4];
     for d in 0..8 {
         w[d] = v[d] + if d % 2 == 0 { cell } else { cell * SQRT_2 };
     }
-    for k in 0..8 {
-        let a = k & 6;
-        let g = if k & 1 == 0 { a + 1 } else { (a + 7) & 7 };
-        // Not `clamp`: it keeps NaN, and `max` turns it into 0.
+    for k in 0..4 {
+        let g = 2 * k + 1;
+        let (a1, a2) = (2 * k, (2 * k + 2) & 7);
+        let a = if v[a2] < v[a1] { a2 } else { a1 };
+        side[k] = a;
+        // Not `clamp`: it keeps NaN (both values unknown), and `max` turns it into 0.
         #[allow(clippy::manual_clamp)]
         let s = ((v[a] - v[g]) * inv_cell).max(0.0).min(FRAC_1_SQRT_2);
         sv[k] = s;
@@ -423,8 +427,9 @@ pub(crate) fn best_of(v: &[f32; 8], cell: f32, inv_cell: f32) -> (f32, Vec2) {
         Vec2::new(DIRS[idx].0 as f32, DIRS[idx].1 as f32)
     } else {
         let k = idx - 8;
-        let a = k & 6;
-        let p = if k & 1 == 0 { (a + 2) & 7 } else { (a + 6) & 7 };
+        let a = side[k];
+        // From `a` toward the diagonal: the orthogonal direction on the diagonal's side.
+        let p = if a == 2 * k { (a + 2) & 7 } else { (a + 6) & 7 };
         let s = sv[k];
         let t = s / (1.0 - s * s).sqrt();
         Vec2::new(DIRS[a].0 as f32 + t * DIRS[p].0 as f32, DIRS[a].1 as f32 + t * DIRS[p].1 as f32)
