@@ -53,6 +53,45 @@ pub struct SwarmManager {
     /// viewport's current camera. With no camera nothing counts as drawn.
     #[export]
     visibility_camera: NodePath,
+    /// Agents walk the baked surface flow field ([member flow_field_data]): around walls, up stairs
+    /// and ramps, never into a blocked cell. Off: they walk the ground plane (this node's Y).
+    #[export_group(name = "Surface Flow Field")]
+    #[export]
+    surface_flow_field_enabled: bool,
+    /// Size of a flow-field cell in metres (bake setting).
+    #[export(range = (0.05, 4.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 0.5)]
+    cell_size: f32,
+    /// Agents keep this far from walls: gaps narrower than twice it bake as blocked (bake setting).
+    #[export(range = (0.0, 4.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 0.3)]
+    clearance_radius: f32,
+    /// Headroom an agent needs: surfaces under lower overhangs bake as blocked (bake setting).
+    /// Also the body height of agents for [method raycast_agents].
+    #[export(range = (0.1, 10.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 1.8)]
+    agent_height: f32,
+    /// Highest step between neighbouring cells agents can climb (bake setting).
+    #[export(range = (0.0, 4.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 0.4)]
+    max_step_height: f32,
+    /// The box baked, in global coordinates (bake setting).
+    #[export]
+    #[init(val = Aabb::new(Vector3::new(-32.0, -2.0, -32.0), Vector3::new(64.0, 12.0, 64.0)))]
+    bake_bounds: Aabb,
+    /// Physics layers whose colliders are ground agents walk on (bake setting).
+    #[export(flags_3d_physics)]
+    #[init(val = 1)]
+    walkable_mask: u32,
+    /// Physics layers whose colliders are never walkable, whatever their shape (bake setting).
+    #[export(flags_3d_physics)]
+    #[init(val = 0)]
+    unwalkable_mask: u32,
+    /// Debug view: draw walkable (green) and blocked (red) cells and the direction field toward
+    /// the first active target.
+    #[export]
+    debug_draw_flow_field: bool,
+
     /// Debug view: colour agents by Importance LOD tier (green Full, yellow Reduced, red Cheap,
     /// blue dormant) instead of their material.
     #[export]
@@ -417,6 +456,17 @@ impl SwarmManager {
         out
     }
 
+    /// Length of the walkable route from [param from] to [param to] over the surface flow field
+    /// (straight-line ground distance without one); -1 when no route exists.
+    #[func]
+    fn get_path_length(&mut self, from: Vector3, to: Vector3) -> f32 {
+        if !from.is_finite() || !to.is_finite() {
+            self.error("get_path_length", format!("from {from} and to {to} must be finite"));
+            return -1.0;
+        }
+        self.world_mut().path_length(to_vec3(from), to_vec3(to)).unwrap_or(-1.0)
+    }
+
     /// The target an agent currently chases, or null.
     #[func]
     fn get_agent_target(&self, id: i64) -> Option<Gd<SwarmTarget>> {
@@ -448,7 +498,7 @@ impl SwarmManager {
             "lod_reduced" => stats.tiers.reduced as i64,
             "lod_cheap" => stats.tiers.cheap as i64,
             "dormant_count" => stats.tiers.dormant as i64,
-            "flow_field_rebakes" => 0i64,
+            "flow_field_rebakes" => self.world.as_ref().map_or(0, |w| w.flow_field_rebuilds() as i64),
         }
     }
 
@@ -601,6 +651,8 @@ impl SwarmManager {
                 Vec::new(),
             ),
         };
+        let mut s = s;
+        s.agent_height = c.f("agent_height", self.agent_height, 0.01, 1000.0, 1.8);
         problems.append(&mut c.problems);
         (s, problems)
     }

@@ -101,6 +101,18 @@ pub struct SwarmSettings {
     #[init(val = 3.0)]
     dormancy_delay: f32,
 
+    /// With the manager's surface flow field on: agents are moved back out of any cell they may
+    /// not enter (walls, closed doors). Off, closed boxes stop nobody and only route costs apply.
+    #[export_group(name = "Surface Flow Field")]
+    #[export]
+    #[init(val = true)]
+    surface_flow_enforce_cell_boundaries: bool,
+    /// Least seconds between two rebuilds of a target's field when route costs change (doors
+    /// opening, barricades breaking). Target moves rebuild at most every 0.1 s.
+    #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "s"))]
+    #[init(val = 0.5)]
+    surface_flow_rebake_interval: f32,
+
     /// Visual refresh: drawn agents are redrawn every frame up close, every second frame past
     /// this distance from the camera, every fourth frame off screen. Simulation cost is not
     /// affected (that is Importance LOD).
@@ -153,6 +165,14 @@ impl SwarmSettings {
             retarget_hysteresis: c.f("retarget_hysteresis", self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis),
             worker_threads: c.i("worker_threads", self.worker_threads, 0, 256) as usize,
             agent_height: d.agent_height,
+            surface_flow_enforce_cell_boundaries: self.surface_flow_enforce_cell_boundaries,
+            surface_flow_rebake_interval: c.f(
+                "surface_flow_rebake_interval",
+                self.surface_flow_rebake_interval,
+                0.0,
+                3600.0,
+                d.surface_flow_rebake_interval,
+            ),
             lod: LodSettings {
                 enabled: self.lod_enabled,
                 near_distance: c.f("lod_near_distance", self.lod_near_distance, 0.0, 1e6, dl.near_distance),
