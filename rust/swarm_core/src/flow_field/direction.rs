@@ -186,7 +186,7 @@ mod tests {
             }
         }
         // 8-way headings would be off by up to 22.5 degrees.
-        assert!(worst < 8.0, "worst heading error {worst} degrees");
+        assert!(worst < 5.0, "worst heading error {worst} degrees");
     }
 
     #[test]

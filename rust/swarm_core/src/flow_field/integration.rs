@@ -388,7 +388,7 @@ pub(crate) fn neighbour_values<const M: bool>(
 /// value through the best point on the segment between them. Returns the value and the
 /// (unnormalised) ground-plane direction toward that point; `(INFINITY, ZERO)` when every
 /// value is infinite.
-#[inline]
+#[inline(always)]
 pub(crate) fn best_of(v: &[f32; 8], cell: f32, inv_cell: f32) -> (f32, Vec2) {
     // Candidates 0..8: straight to neighbour d. 8..12: for diagonal `2k + 1`, the segment to it
     // from the lower of its two orthogonal partners (the segment value only grows with the
