@@ -152,7 +152,7 @@ impl World {
             next_pos2: Vec::with_capacity(cap),
             lod_flags: Vec::with_capacity(cap),
             lod_dist: Vec::with_capacity(cap),
-            lod_scratch: Vec::with_capacity(cap),
+            lod_scratch: Vec::new(),
             sees: Vec::with_capacity(cap),
             target_counts: Vec::new(),
             press_candidates: Vec::new(),
