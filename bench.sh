@@ -44,13 +44,13 @@ GODOT=$(tools/godot.sh) || { echo "bench: no Godot 4.6" >&2; exit 1; }
 tools/import_demo.sh "$GODOT" || exit 1
 GODOT_VERSION=$("$GODOT" --headless --version 2>/dev/null | head -n1)
 
-run_engine() { # scene agents frames try -> bench_out/<scene>_<agents>.json (the best try so far)
-  local scene=$1 n=$2 frames=$3 try=$4 best="$OUT/${1}_$2.json"
-  local json="$OUT/${1}_$2.try$4.json" log="$OUT/${1}_$2.try$4.log"
-  echo "== $scene, $n agents, $frames frames (run $try of $REPEAT)"
+run_engine() { # name scene agents frames try [extra args] -> bench_out/<name>_<agents>.json (best try)
+  local name=$1 scene=$2 n=$3 frames=$4 try=$5; shift 5
+  local best="$OUT/${name}_$n.json" json="$OUT/${name}_$n.try$try.json" log="$OUT/${name}_$n.try$try.log"
+  echo "== $name, $n agents, $frames frames (run $try of $REPEAT)"
   timeout -k 10 "$RUN_TIMEOUT" "$GODOT" --headless --fixed-fps 60 --path godot_project \
       -s "res://bench/${scene}_bench.gd" -- --agents="$n" --frames="$frames" --warmup="$WARMUP" \
-      --out="$json" >"$log" 2>&1
+      --out="$json" "$@" >"$log" 2>&1
   local rc=$?
   sed -i -e 's/\x1b\[[0-9;]*[A-Za-z]//g' "$log"
   if (( rc != 0 )) || [[ ! -s "$json" ]]; then
@@ -73,11 +73,13 @@ PY
 }
 # Interleaved so that a change of machine load hits both sides alike.
 for try in $(seq "$REPEAT"); do
-  run_engine swarm 5000 "$FRAMES" "$try"
-  run_engine nav_peer 5000 "$FRAMES" "$try"
-  run_engine swarm 20000 "$FRAMES" "$try"
-  run_engine nav_peer 20000 "$FRAMES" "$try"
-  run_engine swarm 100000 "$FRAMES_100K" "$try"
+  for n in 5000 20000; do
+    run_engine swarm swarm "$n" "$FRAMES" "$try"
+    run_engine swarm_lod_off swarm "$n" "$FRAMES" "$try" --lod=off
+    run_engine nav_peer nav_peer "$n" "$FRAMES" "$try"
+  done
+  run_engine swarm swarm 100000 "$FRAMES_100K" "$try"
+  run_engine swarm_lod_off swarm 100000 "$FRAMES_100K" "$try" --lod=off
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -144,26 +146,41 @@ lines.append("## Engine: Swarm against NavigationServer3D avoidance, in Godot")
 lines.append("")
 lines.append("Wall time per physics frame (ms) in a headless Godot with `--fixed-fps 60`; lower is better.")
 lines.append("")
-lines.append("| agents | Swarm median | Swarm p95 | Swarm step (get_stats) median | NavigationServer3D median | NavigationServer3D p95 | nav: GDScript driving median | ratio nav / Swarm (median) |")
-lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|")
+lines.append("| agents | Swarm median | Swarm p95 | Swarm LOD off median | Swarm LOD off p95 | NavigationServer3D median | NavigationServer3D p95 | nav: GDScript driving median | ratio nav / Swarm | ratio nav / Swarm LOD off |")
+lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+def ratio(a, b):
+    return "%.1fx" % (a["median_ms"] / b["median_ms"]) if a and b and b["median_ms"] > 0 else "n/a"
 for n in (5000, 20000, 100000):
-    s, v = load("swarm", n), load("nav_peer", n)
-    ratio = "%.1fx" % (v["median_ms"] / s["median_ms"]) if s and v and s["median_ms"] > 0 else ("not run" if n == 100000 else "n/a")
-    nav_med = ms(v, "median_ms") if n != 100000 else "not run"
-    nav_p95 = ms(v, "p95_ms") if n != 100000 else "not run"
-    nav_gd = ms(v, "gdscript_drive_ms_median") if n != 100000 else "not run"
-    lines.append(f"| {n:,} | {ms(s, 'median_ms')} | {ms(s, 'p95_ms')} | {ms(s, 'step_ms_median')} | {nav_med} | {nav_p95} | {nav_gd} | {ratio} |")
+    s, so, v = load("swarm", n), load("swarm_lod_off", n), load("nav_peer", n)
+    if n == 100000:
+        nav = ["not run"] * 5
+    else:
+        nav = [ms(v, "median_ms"), ms(v, "p95_ms"), ms(v, "gdscript_drive_ms_median"), ratio(v, s), ratio(v, so)]
+    lines.append("| " + " | ".join([f"{n:,}", ms(s, "median_ms"), ms(s, "p95_ms"), ms(so, "median_ms"), ms(so, "p95_ms")] + nav) + " |")
+lines.append("")
+lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), the rest of its frame being the MultiMesh upload and the engine:")
+lines.append("")
+lines.append("| agents | Swarm step | Swarm LOD off step | tiers at the end (full / reduced / cheap / dormant) |")
+lines.append("|---:|---:|---:|---|")
+for n in (5000, 20000, 100000):
+    s, so = load("swarm", n), load("swarm_lod_off", n)
+    tiers = "/".join(str(s.get(k, "?")) for k in ("lod_full", "lod_reduced", "lod_cheap", "dormant_count")) if s else "n/a"
+    lines.append(f"| {n:,} | {ms(s, 'step_ms_median')} | {ms(so, 'step_ms_median')} | {tiers} |")
 lines.append("")
 frames, frames_100k, warmup = os.environ["FRAMES"], os.environ["FRAMES_100K"], os.environ["WARMUP"]
 lines.append(
     "Method. Each row is a separate headless Godot run of a SceneTree script from `godot_project/bench/` "
     f"({warmup} warm-up frames, then {frames} measured physics frames, {frames_100k} at 100,000 agents; "
-    f"each scene run {os.environ['REPEAT']} times, interleaved, keeping the run with the lowest median, "
+    f"each scene run {os.environ['REPEAT']} time(s), interleaved, keeping the run with the lowest median, "
     "since on a shared machine other work can only add time). "
     "Both scenes spawn the same number of agents in a disc around one target that moves slowly on a "
     "20 m circle, and both draw every agent through one MultiMesh with one `set_buffer` per frame. "
-    "`swarm_bench.gd` uses a `SwarmManager` with one archetype (default behaviour: approach and surround, "
-    "personal space, idle motion, body blocking). `nav_peer_bench.gd` is Godot's own crowd answer driven "
+    "`swarm_bench.gd` uses a `SwarmManager` with one archetype and default settings (approach and surround, "
+    "personal space, idle motion, body blocking; Importance LOD and dormancy on, and as there is no camera "
+    "headless, agents far from the target drop to cheaper tiers or go dormant), and again with `--lod=off` "
+    "(LOD and dormancy off: every agent runs every behaviour every step, as every RVO agent does; the "
+    "like-for-like column). With no camera Swarm rewrites every agent's transform every frame either way. "
+    "`nav_peer_bench.gd` is Godot's own crowd answer driven "
     "from GDScript as a user would: NavigationServer3D agents with RVO avoidance on an active map "
     "(radius 0.4, max speed 4 m/s, 10 neighbours within 4 m, 1 s horizon), each frame `agent_set_position` "
     "and `agent_set_velocity` toward the target per agent, safe velocities from `agent_set_avoidance_callback` "
@@ -172,8 +189,7 @@ lines.append(
     "physics frame): with `--headless --fixed-fps 60` one interval is exactly one physics step plus one idle "
     "frame with no sleeping, so it includes the scene's physics callbacks, the NavigationServer3D's "
     "avoidance pass and callbacks (which run after the scene tree's callbacks), the MultiMesh upload and "
-    "the rest of the engine frame, but no GPU drawing. \"Swarm step\" is `SwarmManager.get_stats().step_ms`, "
-    "the simulation step alone. \"nav: GDScript driving\" is the part of the peer's frame spent in its own "
+    "the rest of the engine frame, but no GPU drawing. \"nav: GDScript driving\" is the part of the peer's frame spent in its own "
     "GDScript loop (two server calls per agent, integration, filling and uploading the MultiMesh buffer); "
     "the rest of its frame is the server's RVO pass and the per-agent avoidance callbacks. "
     "Raw JSON and logs are in `bench_out/`."

@@ -4,6 +4,9 @@ extends "res://bench/bench_common.gd"
 ##   godot --headless --fixed-fps 60 --path godot_project -s res://bench/swarm_bench.gd -- \
 ##       --agents=20000 --frames=300 --out=/abs/path/swarm_20000.json
 ## Method and output: see bench_common.gd.
+## --lod=off turns Importance LOD and dormancy off (every agent runs every behaviour every step,
+## as every NavigationServer3D agent does); by default the manager runs with its defaults. Either
+## way there is no camera headless, so the manager rewrites every agent's transform every frame.
 
 var manager: SwarmManager
 var target: SwarmTarget
@@ -16,13 +19,20 @@ class Mover extends Node:
 		bench.target.position = bench.target_position(bench.frame)
 
 
+var lod := true
+
+
 func _bench_name() -> String:
-	return "swarm"
+	return "swarm" if lod else "swarm_lod_off"
 
 
 func _setup() -> void:
+	lod = not OS.get_cmdline_user_args().has("--lod=off")
 	var settings := SwarmSettings.new()
 	settings.max_agents = agents
+	if not lod:
+		settings.lod_enabled = false
+		settings.dormancy_enabled = false
 	manager = SwarmManager.new()
 	manager.name = "SwarmManager"
 	manager.settings = settings
@@ -59,5 +69,9 @@ func _report(result: Dictionary) -> void:
 	var near := manager.get_agents_in_radius(target.global_position, 10.0).size()
 	result["drawn_instances"] = mm.instance_count if mm else 0
 	result["agents_within_10m_of_target"] = near
-	print("swarm_bench: %d agents alive, %d drawn, %d within 10 m of the target" % [
-			manager.get_agent_count(), result["drawn_instances"], near])
+	var stats := manager.get_stats()
+	for key in ["lod_full", "lod_reduced", "lod_cheap", "dormant_count"]:
+		result[key] = stats.get(key, -1)
+	print("swarm_bench: %d agents alive, %d drawn, %d within 10 m of the target; at the end full %d, reduced %d, cheap %d, dormant %d" % [
+			manager.get_agent_count(), result["drawn_instances"], near, result["lod_full"],
+			result["lod_reduced"], result["lod_cheap"], result["dormant_count"]])
