@@ -5,6 +5,8 @@
 use godot::prelude::*;
 
 mod convert;
+mod flow_bake;
+mod flow_debug;
 mod lookup;
 mod nodes;
 mod resources;

@@ -1,6 +1,7 @@
 //! Scene nodes: the manager that owns a world, and targets agents chase.
 
 pub mod director;
+pub mod flow_baker_node;
 pub mod manager;
 pub mod spawners;
 pub mod target;

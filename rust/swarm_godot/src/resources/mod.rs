@@ -3,6 +3,7 @@
 pub mod archetype;
 pub mod attack_profile;
 pub mod behavior_profile;
+pub mod flow_field_data;
 pub mod movement_profile;
 pub mod settings;
 pub mod spawn_profile;
