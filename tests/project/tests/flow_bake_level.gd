@@ -1,14 +1,18 @@
-# Helpers for the flow field bake tests: a Node3D with the bake settings SwarmFlowFieldBaker reads
-# (the same names as SwarmManager's), and a small level of StaticBody3D boxes.
-extends Node3D
+# Helpers for the flow field bake tests: a small level of StaticBody3D boxes and the bake settings
+# that go with it.
+extends RefCounted
 
-@export var bake_bounds := AABB(Vector3(0, -1, 0), Vector3(40, 7, 40))
-@export var cell_size := 0.5
-@export var clearance_radius := 0.3
-@export var agent_height := 1.8
-@export var max_step_height := 0.4
-@export var walkable_mask := 1
-@export var unwalkable_mask := 2
+
+## Sets the bake settings for the level on `manager` (a SwarmManager, or any Node3D with the same
+## properties).
+static func configure(manager: Node3D) -> void:
+	manager.set("bake_bounds", AABB(Vector3(0, -1, 0), Vector3(40, 7, 40)))
+	manager.set("cell_size", 0.5)
+	manager.set("clearance_radius", 0.3)
+	manager.set("agent_height", 1.8)
+	manager.set("max_step_height", 0.4)
+	manager.set("walkable_mask", 1)
+	manager.set("unwalkable_mask", 2)
 
 
 ## Adds a static box from `lo` to `hi` (rotated about +Z by `angle_deg` around its centre) on

@@ -1,4 +1,5 @@
-# Surface flow field bake from physics colliders (SPEC section 6): SwarmFlowFieldBaker over a level
+# Surface flow field bake from physics colliders (SPEC section 6): SwarmFlowFieldBaker, with a
+# SwarmManager's bake settings, over a level
 # of StaticBody3D boxes (floor, a thin wall with a door, a thick wall, a pillar, an unwalkable box,
 # an upper floor reached by a ramp), baked over several frames; the SwarmFlowFieldData's grid info;
 # a save/load round trip through ResourceSaver (.res and .tres); damaged data; and, when
@@ -14,9 +15,8 @@ func run() -> bool:
 	level.name = "Level"
 	add_child(level)
 	Level.build_level(level)
-	var host: Node3D = Level.new()
-	host.name = "BakeHost"
-	add_child(host)
+	var host := make_manager("Horde")
+	Level.configure(host)
 
 	# Baked at once, before any physics frame has run (as in the editor).
 	var baker := SwarmFlowFieldBaker.new()
@@ -72,13 +72,14 @@ func run() -> bool:
 		check_eq((arrays[Mesh.ARRAY_VERTEX] as PackedVector3Array).size(), 4 * data.cell_count, "debug mesh vertices")
 		check(mesh.surface_get_material(0) != null, "debug mesh has a material")
 
+	# SwarmFlowFieldBaker.bake() in one call: the same grid.
+	var again: SwarmFlowFieldData = SwarmFlowFieldBaker.new().bake(host)
+	check(again != null and again.grid_bytes == data.grid_bytes, "bake() in one call bakes the same grid")
+
 	# SwarmManager.bake_flow_field(), once the manager has it: the same grid.
 	if ClassDB.class_has_method("SwarmManager", "bake_flow_field"):
-		var m := make_manager("Baker")
-		for p in ["bake_bounds", "cell_size", "clearance_radius", "agent_height", "max_step_height", "walkable_mask", "unwalkable_mask"]:
-			m.set(p, host.get(p))
-		check_eq(m.call("bake_flow_field"), OK, "SwarmManager.bake_flow_field()")
-		var md = m.get("flow_field_data")
+		check_eq(host.call("bake_flow_field"), OK, "SwarmManager.bake_flow_field()")
+		var md = host.get("flow_field_data")
 		if check(md != null, "manager flow_field_data after bake_flow_field()"):
 			check(md.grid_bytes == data.grid_bytes, "bake_flow_field() bakes the same grid as SwarmFlowFieldBaker")
 	else:
