@@ -69,5 +69,8 @@ fn resolve_one(i: u32, src: &[Vec3], params: &[AgentParams], grid: &SpatialGrid,
         corr += dir * ((min - d2.sqrt()) * share * RELAXATION);
         true
     });
+    // One pass never moves an agent by more than its radius: a body squeezed between many
+    // neighbours is eased out over a few steps instead of being launched.
+    let corr = corr.clamp_length_max(me.radius);
     Vec3::new(p3.x + corr.x, p3.y, p3.z + corr.y)
 }

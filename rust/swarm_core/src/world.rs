@@ -325,6 +325,11 @@ impl World {
         self.settings.max_agents
     }
 
+    /// The spatial grid as of the end of the last step.
+    pub fn grid(&self) -> &SpatialGrid {
+        &self.grid
+    }
+
     pub fn agents(&self) -> &Agents {
         &self.agents
     }
@@ -916,17 +921,21 @@ impl World {
         // Velocity is the motion that actually happened (blocking included).
         let inv_dt = 1.0 / dt;
         let ground = if self.nav.is_some() { f32::NAN } else { self.settings.ground_height };
-        self.agents
-            .vel
-            .par_chunks_mut(CHUNK)
-            .zip(self.next_pos.par_chunks_mut(CHUNK))
-            .zip(self.agents.pos.par_chunks(CHUNK))
-            .for_each(|((v, np), p)| {
-                for ((v, np), p) in v.iter_mut().zip(np.iter_mut()).zip(p) {
+        let params = &self.agents.params;
+        (
+            self.agents.vel.par_chunks_mut(CHUNK),
+            self.next_pos.par_chunks_mut(CHUNK),
+            self.agents.pos.par_chunks(CHUNK),
+            params.par_chunks(CHUNK),
+        )
+            .into_par_iter()
+            .for_each(|(v, np, p, prm)| {
+                for (((v, np), p), prm) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm) {
                     if !ground.is_nan() {
                         np.y = ground;
                     }
-                    *v = (*np - *p) * inv_dt;
+                    // Being shoved moves an agent but gives it no momentum beyond its own speed.
+                    *v = ((*np - *p) * inv_dt).clamp_length_max(prm.max_speed);
                 }
             });
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);

@@ -425,3 +425,28 @@ fn ids_survive_the_periodic_reorder_into_grid_order() {
         "mean distance between consecutive agents: {before:.1} m before, {after:.1} m after"
     );
 }
+
+#[test]
+fn a_dense_mixed_crowd_never_launches_anyone() {
+    // Small and large bodies packed onto one target: shoves move agents but give no momentum,
+    // so nobody is flung out of the crowd (which also kept the grid's cells small).
+    let mut w = world(1500, 0);
+    let small = w.add_archetype(Archetype::default());
+    let mut b = Archetype::default();
+    b.agent_radius = 0.75;
+    b.push_resistance = 4.0;
+    let big = w.add_archetype(b);
+    for i in 0..1500 {
+        let a = i as f32 * 2.399;
+        let r = 8.0 + (i % 20) as f32;
+        w.spawn(if i % 5 == 0 { big } else { small }, Vec3::new(r * a.cos(), 0.0, r * a.sin())).unwrap();
+    }
+    w.register_target(Vec3::ZERO, 1.0);
+    for s in 0..900 {
+        w.step(DT);
+        let far = w.agents().pos.iter().map(|p| flat(*p).length()).fold(0.0f32, f32::max);
+        assert!(far < 30.0, "step {s}: an agent is {far:.1} m out");
+        let fast = w.agents().vel.iter().zip(&w.agents().params).all(|(v, p)| v.length() <= p.max_speed + 1e-3);
+        assert!(fast, "step {s}: an agent moves faster than its max speed");
+    }
+}

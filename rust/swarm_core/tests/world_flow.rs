@@ -42,13 +42,20 @@ const ROOMS: [&str; 20] = [
 ];
 
 fn rooms_world(n: usize, threads: usize) -> (World, Vec<AgentId>) {
-    let mut w = World::new(WorldSettings { max_agents: n, worker_threads: threads, dormancy_enabled: false, ..Default::default() });
+    let mut w = World::new(WorldSettings {
+        max_agents: n,
+        worker_threads: threads,
+        dormancy_enabled: false,
+        ..Default::default()
+    });
     w.set_surface(Some(ascii(&ROOMS)));
     let mut a = Archetype::default();
     a.agent_radius = 0.3;
     let arch = w.add_archetype(a);
     // Agents in the top-left room, target in the bottom-left: the door is 25 m to the right.
-    let ids = (0..n).map(|i| w.spawn(arch, Vec3::new(2.0 + (i % 10) as f32, 0.0, 2.0 + (i / 10) as f32 * 0.8)).unwrap()).collect();
+    let ids = (0..n)
+        .map(|i| w.spawn(arch, Vec3::new(2.0 + (i % 10) as f32, 0.0, 2.0 + (i / 10) as f32 * 0.8)).unwrap())
+        .collect();
     w.register_target(Vec3::new(4.0, 0.0, 15.0), 1.0);
     (w, ids)
 }
