@@ -1,15 +1,19 @@
 //! `SwarmManager`: owns one `swarm_core::World`, ticks it in `_physics_process`, converts
 //! resources and targets into core data once per frame, and draws through `Visuals`.
 
-use godot::classes::{Camera3D, Engine, INode3D, Node3D, Performance};
+use godot::classes::node::InternalMode;
+use godot::classes::{Camera3D, Engine, INode3D, MeshInstance3D, Node3D, Performance};
 use godot::prelude::*;
 use swarm_core::glam::{Vec3, Vec4};
 use swarm_core::{AgentId, Archetype, AttackEvent, DamageResult, Frustum, SpawnError, World, WorldSettings};
 
 use crate::convert::{to_vec3, to_vector3, Checker};
+use crate::flow_bake::{self, BakeSettings};
+use crate::flow_debug;
 use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::archetype::SwarmAgentArchetype;
+use crate::resources::flow_field_data::SwarmFlowFieldData;
 use crate::resources::settings::{SwarmSettings, DEFAULT_DISTANT_VISIBLE};
 use crate::visuals::{Corpse, Visuals, DEATH_SECONDS};
 
@@ -58,6 +62,10 @@ pub struct SwarmManager {
     #[export_group(name = "Surface Flow Field")]
     #[export]
     surface_flow_field_enabled: bool,
+    /// The baked surface flow field (the Bake Flow Field button in the inspector, or
+    /// [method bake_flow_field], makes it).
+    #[export]
+    flow_field_data: Option<Gd<SwarmFlowFieldData>>,
     /// Size of a flow-field cell in metres (bake setting).
     #[export(range = (0.05, 4.0, 0.01, or_greater, suffix = "m"))]
     #[init(val = 0.5)]
@@ -108,6 +116,10 @@ pub struct SwarmManager {
     monitors: Vec<StringName>,
     /// Dead agents still sinking away in the visuals.
     corpses: Vec<Corpse>,
+    /// Which flow-field data the world holds (resource id, byte length); `None`: none.
+    applied_surface: Option<(InstanceId, usize)>,
+    surface_problem_reported: bool,
+    debug_flow: Option<Gd<MeshInstance3D>>,
 
     base: Base<Node3D>,
 }
@@ -133,6 +145,7 @@ impl INode3D for SwarmManager {
         self.sync_settings();
         self.sync_archetypes();
         self.sync_targets();
+        self.sync_surface();
         let camera = self.camera_frustum();
         let world = self.world_mut();
         world.set_camera(camera);
@@ -142,6 +155,7 @@ impl INode3D for SwarmManager {
         let dt = delta as f32;
         self.corpses.iter_mut().for_each(|c| c.age += dt);
         self.corpses.retain(|c| c.age < DEATH_SECONDS);
+        self.update_flow_debug();
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
         if let Some(w) = &self.world {
@@ -151,6 +165,14 @@ impl INode3D for SwarmManager {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         let mut w = PackedStringArray::new();
+        if self.surface_flow_field_enabled && self.flow_field_data.is_none() {
+            w.push("Surface Flow Field is on but Flow Field Data is empty: press Bake Flow Field in the inspector (or call bake_flow_field() at run time), or turn Surface Flow Field Enabled off.");
+        }
+        if let Some(d) = &self.flow_field_data {
+            if !d.bind().is_valid() {
+                w.push("Flow Field Data is damaged or from another version: bake the flow field again.");
+            }
+        }
         if let Some(tree) = self.base().get_tree_or_null() {
             let n = tree.get_nodes_in_group(MANAGER_GROUP).len();
             if n > 1 {
@@ -190,6 +212,7 @@ impl SwarmManager {
             return -1;
         };
         let index = self.archetype_index(&archetype);
+        self.sync_surface();
         let result = self.world_mut().spawn(index, to_vec3(position));
         match result {
             Ok(id) => {
@@ -456,6 +479,39 @@ impl SwarmManager {
         out
     }
 
+    /// Bakes the surface flow field from the physics colliders inside [member bake_bounds] (on
+    /// [member walkable_mask], with [member unwalkable_mask] never walkable) with the bake
+    /// settings, and stores it in [member flow_field_data]. Agents use it while
+    /// [member surface_flow_field_enabled] is on. Returns [constant OK], or an error with a
+    /// message naming the bad setting.
+    #[func]
+    fn bake_flow_field(&mut self) -> godot::global::Error {
+        let settings = BakeSettings {
+            bounds: self.bake_bounds,
+            cell_size: self.cell_size,
+            clearance_radius: self.clearance_radius,
+            agent_height: self.agent_height,
+            max_step_height: self.max_step_height,
+            walkable_mask: self.walkable_mask,
+            unwalkable_mask: self.unwalkable_mask,
+        };
+        let space = self.base().get_world_3d().and_then(|w| w.get_direct_space_state());
+        let Some(mut space) = space else {
+            self.error("bake_flow_field", "the manager must be in the scene tree (no physics space to bake from)");
+            return godot::global::Error::ERR_UNCONFIGURED;
+        };
+        match flow_bake::bake_now(settings, &mut space) {
+            Ok(grid) => {
+                self.flow_field_data = Some(SwarmFlowFieldData::from_grid(&grid));
+                godot::global::Error::OK
+            }
+            Err(e) => {
+                self.error("bake_flow_field", e);
+                godot::global::Error::ERR_INVALID_PARAMETER
+            }
+        }
+    }
+
     /// Length of the walkable route from [param from] to [param to] over the surface flow field
     /// (straight-line ground distance without one); -1 when no route exists.
     #[func]
@@ -464,6 +520,7 @@ impl SwarmManager {
             self.error("get_path_length", format!("from {from} and to {to} must be finite"));
             return -1.0;
         }
+        self.sync_surface();
         self.world_mut().path_length(to_vec3(from), to_vec3(to)).unwrap_or(-1.0)
     }
 
@@ -586,6 +643,67 @@ impl SwarmManager {
             }
             self.signals().target_attacked().emit(&target, e.damage, id);
         }
+    }
+
+    /// Hands the world the flow field it should follow (when enabled and changed).
+    fn sync_surface(&mut self) {
+        let want = if self.surface_flow_field_enabled { self.flow_field_data.clone() } else { None };
+        let key = want.as_ref().map(|d| (d.instance_id(), d.bind().bytes().len()));
+        if key == self.applied_surface {
+            if self.surface_flow_field_enabled && want.is_none() && !self.surface_problem_reported {
+                self.surface_problem_reported = true;
+                self.error(
+                    "surface_flow_field_enabled",
+                    "the surface flow field is on but flow_field_data is empty: press Bake Flow Field in the inspector or call bake_flow_field()",
+                );
+            }
+            return;
+        }
+        self.applied_surface = key;
+        self.surface_problem_reported = false;
+        let grid = match want {
+            None => None,
+            Some(d) => match d.bind().to_grid() {
+                Ok(g) => Some(g),
+                Err(e) => {
+                    self.error("flow_field_data", e);
+                    None
+                }
+            },
+        };
+        self.world_mut().set_surface(grid);
+    }
+
+    /// The flow-field debug view: walkable and blocked cells and the first active target's
+    /// direction field, rebuilt twice a second while shown.
+    fn update_flow_debug(&mut self) {
+        let show = self.debug_draw_flow_field && self.world.as_ref().is_some_and(|w| w.surface().is_some());
+        if !show {
+            if let Some(mut d) = self.debug_flow.take() {
+                d.queue_free();
+            }
+            return;
+        }
+        if self.debug_flow.is_some() && self.frame % 30 != 0 {
+            return;
+        }
+        let w = self.world.as_ref().unwrap();
+        let nav = w.surface().unwrap();
+        let field = w.targets().active().first().and_then(|&slot| nav.target_field(slot));
+        let mesh = flow_debug::debug_mesh(&nav.grid, Some(&nav.mods), field);
+        let mut inst = match self.debug_flow.clone() {
+            Some(i) => i,
+            None => {
+                let mut i = MeshInstance3D::new_alloc();
+                i.set_name("SwarmFlowFieldDebug");
+                i.set_as_top_level(true);
+                self.base_mut().add_child_ex(&i).internal(InternalMode::FRONT).done();
+                i.set_global_transform(Transform3D::IDENTITY);
+                self.debug_flow = Some(i.clone());
+                i
+            }
+        };
+        inst.set_mesh(&mesh);
     }
 
     fn label(&self) -> String {
