@@ -18,7 +18,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 OUT="$ROOT/bench_out"
 mkdir -p "$OUT"
-rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md
+rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md
 
 FRAMES=300; FRAMES_100K=120; WARMUP=60; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
 if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; WARMUP=20; REPEAT=1; fi
@@ -37,6 +37,12 @@ if [[ -f rust/swarm_core/examples/bench.rs ]]; then
 else
   CORE_NOTE="The core benchmark (rust/swarm_core/examples/bench.rs) does not exist yet; skipped."
   echo "bench: $CORE_NOTE" >&2
+fi
+
+# (a2) flow-field benchmark: bake from samples, field rebuilds, lookups
+echo "== flow-field benchmark (cargo run --release -p swarm_core --example flow_field_bench)"
+if ! timeout -k 10 900 cargo run --release -q -p swarm_core --example flow_field_bench -- --out "$OUT/flow.md"; then
+  echo "bench: the flow-field benchmark failed or timed out" >&2
 fi
 
 # (b) engine benchmarks
@@ -142,6 +148,14 @@ if os.path.exists(core):
 else:
     lines.append(os.environ.get("CORE_NOTE") or "The core benchmark produced no table.")
 lines.append("")
+flow = os.path.join(out, "flow.md")
+if os.path.exists(flow):
+    lines.append("## Surface flow field (core)")
+    lines.append("")
+    lines.append("`cargo run --release -p swarm_core --example flow_field_bench`: baking the layered grid from ray samples, rebuilding a target's distance and direction fields (one shot, and time-sliced as the simulation does it), and the per-agent lookups:")
+    lines.append("")
+    lines.append(open(flow).read().rstrip("\n"))
+    lines.append("")
 lines.append("## Engine: Swarm against NavigationServer3D avoidance, in Godot")
 lines.append("")
 lines.append("Wall time per physics frame (ms) in a headless Godot with `--fixed-fps 60`; lower is better.")
