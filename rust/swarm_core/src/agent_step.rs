@@ -141,7 +141,7 @@ impl StepCtx<'_> {
         let p = Vec2::new(a.pos[i].x, a.pos[i].z);
         let y = a.pos[i].y;
         let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
-        let due = interval <= 1 || self.tick.wrapping_add(seed) % interval == 0;
+        let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
         let target = self.targets.get(st.target);
         let sees = self.sees[i];
         let mut goal = Vec2::ZERO;

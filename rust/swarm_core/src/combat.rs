@@ -152,11 +152,9 @@ fn advance(input: &CombatIn, i: usize, s: &mut AttackState, dt: f32, out: &mut V
     if profile.swing_enabled {
         s.timer -= dt;
         match s.phase {
-            READY => {
-                if (input.may_swing)(i) && reach(profile.swing_reach).is_some() {
-                    s.phase = WINDUP;
-                    s.timer = profile.swing_windup;
-                }
+            READY if (input.may_swing)(i) && reach(profile.swing_reach).is_some() => {
+                s.phase = WINDUP;
+                s.timer = profile.swing_windup;
             }
             WINDUP if s.timer <= EPS => {
                 // The tick lands only if the target is still in reach.

@@ -820,7 +820,7 @@ impl World {
         if self.grid_dirty {
             self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
         }
-        if self.stats.ticks % REORDER_INTERVAL == 0 && n > CHUNK {
+        if self.stats.ticks.is_multiple_of(REORDER_INTERVAL) && n > CHUNK {
             self.reorder_by_cell(dt);
         }
         self.next_pos.resize(n, Vec3::ZERO);
