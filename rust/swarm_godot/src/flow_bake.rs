@@ -10,8 +10,9 @@
 //!    goes on to the next surface down. Every hit is a surface sample, walkable when its collider
 //!    is on a `walkable_mask` layer and on no `unwalkable_mask` layer and the surface is no
 //!    steeper than `MAX_SLOPE_DEGREES`. Then, from each walkable surface, a ray up
-//!    `agent_height` that also reports a start inside a collider: any hit (a low ceiling or
-//!    overhang, or the surface being the floor under a wall, a pillar or a stair step) blocks it.
+//!    `agent_height` that also reports a start inside a collider and hits back faces: any hit (a
+//!    low ceiling or overhang, or the surface being the floor under a wall, a pillar or a stair
+//!    step, convex or trimesh) blocks it.
 //!    A wall a cell thick or more is thereby a column whose floor is blocked and whose top is a
 //!    surface too high to step onto, so nothing links across it.
 //! 2. Thin walls (per column, after pass 1). Between each walkable surface and the surface it
@@ -19,11 +20,20 @@
 //!    centre to centre above step height; a hit (a wall or fence thinner than a cell, which the
 //!    downward rays can miss) blocks the surface on the side nearer to the hit.
 //!
+//! Trimesh colliders (`ConcavePolygonShape3D`, as CSG makes, and height maps) have no inside for
+//! a ray, and rays do not see their faces from behind, so a surface inside a closed trimesh (the
+//! floor under a CSG wall) has clear headroom. Such a surface is *under a trimesh* (a trimesh hit
+//! above it in its column); where either end of a wall ray is, a miss is cast again the other
+//! way, from outside in, and a hit blocks the end under the trimesh. That seals a trimesh wall
+//! from both sides; the middle of a trimesh block three or more cells thick can stay walkable,
+//! but unreachable.
+//!
 //! The ray work is behind `RayCaster`, so the sampling logic is unit-tested against a world of
 //! boxes; `GodotRays` casts through a `PhysicsDirectSpaceState3D`.
 
 use std::collections::HashMap;
 
+use godot::classes::physics_server_3d::ShapeType;
 use godot::classes::{PhysicsDirectSpaceState3D, PhysicsRayQueryParameters3D, PhysicsServer3D};
 use godot::prelude::*;
 use swarm_core::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample};
@@ -136,7 +146,8 @@ impl BakeSettings {
 pub enum RayKind {
     /// Downward surface search: ignores colliders the ray starts inside and back faces.
     Down,
-    /// Headroom: reports a start inside a collider (at the start, with a zero normal).
+    /// Headroom: reports a start inside a (convex) collider, at the start with a zero normal, and
+    /// hits back faces, so a start inside a closed trimesh (a CSG wall) hits its top from below.
     Headroom,
     /// Between neighbouring columns: ignores a start inside, hits back faces (one-sided walls).
     Side,
@@ -150,9 +161,12 @@ pub struct RayHit {
     pub normal: Vec3,
     /// Collision layer of the collider hit.
     pub layer: u32,
+    /// The shape hit is a trimesh or height map (no inside, faces one-sided).
+    pub concave: bool,
 }
 
-/// Casts rays against colliders on `walkable_mask | unwalkable_mask`.
+/// Casts rays against colliders on `walkable_mask | unwalkable_mask`. Only `Down` hits need
+/// their normal, layer and `concave`; the baker reads just the position of the others.
 pub trait RayCaster {
     fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit>;
 }
@@ -177,11 +191,13 @@ pub struct FlowBaker {
     plan: Plan,
     column_start: Vec<u32>,
     samples: Vec<SurfaceSample>,
+    /// Per sample: a trimesh surface is above it in its column.
+    under_trimesh: Vec<bool>,
     /// Columns done in pass 1 (surfaces) and pass 2 (thin walls).
     surfaces_done: usize,
     walls_done: usize,
     rays: u64,
-    scratch: Vec<SurfaceSample>,
+    scratch: Vec<(SurfaceSample, bool)>,
     godot: Option<GodotRays>,
 }
 
@@ -207,6 +223,7 @@ impl FlowBaker {
             },
             column_start,
             samples: Vec::with_capacity(cols),
+            under_trimesh: Vec::with_capacity(cols),
             surfaces_done: 0,
             walls_done: 0,
             rays: 0,
@@ -319,6 +336,7 @@ impl FlowBaker {
         let mut found = std::mem::take(&mut self.scratch);
         found.clear();
         let mut from = p.top;
+        let mut trimesh_above = false;
         while found.len() < MAX_SURFACES_PER_COLUMN && from > p.bottom {
             let Some(hit) = self.cast(rays, RayKind::Down, Vec3::new(x, from, z), Vec3::new(x, p.bottom, z)) else {
                 break;
@@ -329,29 +347,31 @@ impl FlowBaker {
                 && hit.layer & s.unwalkable_mask == 0
                 && hit.normal.is_finite()
                 && hit.normal.y >= p.min_normal_y * hit.normal.length();
-            found.push(SurfaceSample { height: y, walkable });
+            found.push((SurfaceSample { height: y, walkable }, trimesh_above));
+            trimesh_above |= hit.concave;
             from = y - DESCEND;
         }
         // Headroom, highest surface first: a walkable surface with less than agent_height to the
         // next surface up is blocked by the bake anyway, so only the others cast.
         for i in 0..found.len() {
-            if !found[i].walkable {
+            if !found[i].0.walkable {
                 continue;
             }
-            let h = found[i].height;
-            if i > 0 && found[i - 1].height - h < s.agent_height {
+            let h = found[i].0.height;
+            if i > 0 && found[i - 1].0.height - h < s.agent_height {
                 continue;
             }
             if s.agent_height > HEADROOM_LIFT {
                 let a = Vec3::new(x, h + HEADROOM_LIFT, z);
                 let b = Vec3::new(x, h + s.agent_height, z);
                 if self.cast(rays, RayKind::Headroom, a, b).is_some() {
-                    found[i].walkable = false;
+                    found[i].0.walkable = false;
                 }
             }
         }
         // Stored lowest first, as the grid's spans are.
-        self.samples.extend(found.iter().rev());
+        self.samples.extend(found.iter().rev().map(|f| f.0));
+        self.under_trimesh.extend(found.iter().rev().map(|f| f.1));
         self.column_start.push(self.samples.len() as u32);
         self.scratch = found;
     }
@@ -375,16 +395,21 @@ impl FlowBaker {
                 let ha = self.samples[a].height;
                 let Some(b) = self.link_candidate(other, ha) else { continue };
                 let hb = self.samples[b].height;
-                let from = Vec3::new(ax, ha + p.side_lift, az);
-                let to = Vec3::new(bx, hb + p.side_lift, bz);
-                if let Some(hit) = self.cast(rays, RayKind::Side, from, to) {
-                    let len = (to - from).length();
-                    let t = if len > 0.0 { (hit.position - from).length() / len } else { 0.0 };
-                    if t < 0.5 {
-                        self.samples[a].walkable = false;
-                    } else {
-                        self.samples[b].walkable = false;
-                    }
+                let pa = Vec3::new(ax, ha + p.side_lift, az);
+                let pb = Vec3::new(bx, hb + p.side_lift, bz);
+                let (ta, tb) = (self.under_trimesh[a], self.under_trimesh[b]);
+                // Where the wall is along a -> b (0..1), from either side.
+                let mut at = self.cast(rays, RayKind::Side, pa, pb).map(|h| fraction(pa, pb, h.position));
+                if at.is_none() && (ta || tb) {
+                    at = self.cast(rays, RayKind::Side, pb, pa).map(|h| 1.0 - fraction(pb, pa, h.position));
+                }
+                if let Some(t) = at {
+                    let block_a = match (ta, tb) {
+                        (true, false) => true,
+                        (false, true) => false,
+                        _ => t < 0.5,
+                    };
+                    self.samples[if block_a { a } else { b }].walkable = false;
                 }
             }
         }
@@ -398,6 +423,16 @@ impl FlowBaker {
             let (dp, dq) = ((self.samples[p].height - h).abs(), (self.samples[q].height - h).abs());
             dp.total_cmp(&dq)
         })
+    }
+}
+
+/// How far along `from -> to` (0..1) a point on the segment is.
+fn fraction(from: Vec3, to: Vec3, at: Vec3) -> f32 {
+    let len = (to - from).length();
+    if len > 0.0 {
+        ((at - from).length() / len).clamp(0.0, 1.0)
+    } else {
+        0.0
     }
 }
 
@@ -416,7 +451,10 @@ struct GodotRays {
     key_position: Variant,
     key_normal: Variant,
     key_rid: Variant,
+    key_shape: Variant,
     layers: HashMap<u64, u32>,
+    /// Per (body, shape index): the shape is a trimesh or height map.
+    concave: HashMap<(u64, i64), bool>,
     server: Gd<PhysicsServer3D>,
 }
 
@@ -433,12 +471,14 @@ impl GodotRays {
         };
         Self {
             down: query(false, false),
-            headroom: query(true, false),
+            headroom: query(true, true),
             side: query(false, true),
             key_position: "position".to_variant(),
             key_normal: "normal".to_variant(),
             key_rid: "rid".to_variant(),
+            key_shape: "shape".to_variant(),
             layers: HashMap::new(),
+            concave: HashMap::new(),
             server: PhysicsServer3D::singleton(),
         }
     }
@@ -469,19 +509,32 @@ impl RayCaster for GodotCaster<'_> {
         }
         let v3 = |k: &Variant| d.get(k).and_then(|v| v.try_to::<Vector3>().ok());
         let position = v3(&r.key_position)?;
+        let position = Vec3::new(position.x, position.y, position.z);
+        if kind != RayKind::Down {
+            // Only where a wall or ceiling is matters; skip the lookups.
+            return Some(RayHit { position, normal: Vec3::ZERO, layer: 0, concave: false });
+        }
         let normal = v3(&r.key_normal).unwrap_or(Vector3::ZERO);
-        let layer = match d.get(&r.key_rid).and_then(|v| v.try_to::<Rid>().ok()) {
+        let rid = d.get(&r.key_rid).and_then(|v| v.try_to::<Rid>().ok());
+        let shape = d.get(&r.key_shape).and_then(|v| v.try_to::<i64>().ok()).unwrap_or(0);
+        let (layer, concave) = match rid {
             Some(rid) => {
                 let server = &r.server;
-                *r.layers.entry(rid.to_u64()).or_insert_with(|| server.body_get_collision_layer(rid))
+                let layer = *r.layers.entry(rid.to_u64()).or_insert_with(|| server.body_get_collision_layer(rid));
+                let concave = *r.concave.entry((rid.to_u64(), shape)).or_insert_with(|| {
+                    let idx = i32::try_from(shape).unwrap_or(0);
+                    let n = server.body_get_shape_count(rid);
+                    if idx < 0 || idx >= n {
+                        return false;
+                    }
+                    let t = server.shape_get_type(server.body_get_shape(rid, idx));
+                    t == ShapeType::CONCAVE_POLYGON || t == ShapeType::HEIGHTMAP
+                });
+                (layer, concave)
             }
-            None => 0,
+            None => (0, false),
         };
-        Some(RayHit {
-            position: Vec3::new(position.x, position.y, position.z),
-            normal: Vec3::new(normal.x, normal.y, normal.z),
-            layer,
-        })
+        Some(RayHit { position, normal: Vec3::new(normal.x, normal.y, normal.z), layer, concave })
     }
 }
 
@@ -491,12 +544,14 @@ pub(crate) mod tests {
     use swarm_core::flow_field::CellId;
     use swarm_core::glam::Mat3;
 
-    /// A box collider: centre, rotation, half extents, layer.
+    /// A box collider: centre, rotation, half extents, layer; `concave` for a closed trimesh
+    /// (no inside, faces seen from outside only).
     pub struct TestBox {
         pub centre: Vec3,
         pub rot: Mat3,
         pub half: Vec3,
         pub layer: u32,
+        pub concave: bool,
     }
 
     /// Colliders as boxes, with Godot's query semantics for convex shapes.
@@ -517,13 +572,21 @@ pub(crate) mod tests {
                 rot: Mat3::IDENTITY,
                 half: (max - min) * 0.5,
                 layer: 1,
+                concave: false,
             });
+            self
+        }
+
+        /// An axis-aligned closed trimesh box from `min` to `max`.
+        pub fn trimesh(&mut self, min: Vec3, max: Vec3) -> &mut Self {
+            self.aabb(min, max);
+            self.boxes.last_mut().unwrap().concave = true;
             self
         }
 
         /// A box rotated about +z by `angle` radians.
         pub fn tilted(&mut self, centre: Vec3, half: Vec3, angle: f32) -> &mut Self {
-            self.boxes.push(TestBox { centre, rot: Mat3::from_rotation_z(angle), half, layer: 1 });
+            self.boxes.push(TestBox { centre, rot: Mat3::from_rotation_z(angle), half, layer: 1, concave: false });
             self
         }
     }
@@ -540,8 +603,8 @@ pub(crate) mod tests {
                 let d = inv * (to - from);
                 let inside = (0..3).all(|k| o[k].abs() < b.half[k]);
                 if inside {
-                    if kind == RayKind::Headroom {
-                        let hit = RayHit { position: from, normal: Vec3::ZERO, layer: b.layer };
+                    if kind == RayKind::Headroom && !b.concave {
+                        let hit = RayHit { position: from, normal: Vec3::ZERO, layer: b.layer, concave: false };
                         best = Some((0.0, hit));
                     }
                     continue;
@@ -571,7 +634,8 @@ pub(crate) mod tests {
                 }
                 let mut n = Vec3::ZERO;
                 n[axis] = -d[axis].signum();
-                let hit = RayHit { position: from + (to - from) * t0, normal: b.rot * n, layer: b.layer };
+                let hit =
+                    RayHit { position: from + (to - from) * t0, normal: b.rot * n, layer: b.layer, concave: b.concave };
                 if best.is_none_or(|(bt, _)| t0 < bt) {
                     best = Some((t0, hit));
                 }
@@ -630,6 +694,8 @@ pub(crate) mod tests {
         w.tilted(Vec3::new(8.0, 2.0, 15.0) - n * 0.1, Vec3::new(len * 0.5, 0.1, 1.5), angle);
         // A pillar from the floor to 10 m, above the bounds.
         w.aabb(Vec3::new(2.0, 0.0, 2.0), Vec3::new(3.0, 10.0, 3.0));
+        // A trimesh wall 1 m thick (2 columns) at x 14.1..15.1, z 0..6.
+        w.trimesh(Vec3::new(14.1, 0.0, 0.0), Vec3::new(15.1, 3.0, 6.0));
         w
     }
 
@@ -654,6 +720,12 @@ pub(crate) mod tests {
         // Thick wall: floor under it blocked, its top a separate surface.
         assert!(!walkable_at(&g, 8.5, 0.0, 2.25));
         assert_eq!(heights_at(&g, 8.5, 2.25).last().copied(), Some(3.0));
+        // Trimesh wall: the floor inside it blocked, both columns, all along.
+        for k in 0..12 {
+            let z = 0.25 + k as f32 * 0.5;
+            assert!(!walkable_at(&g, 14.25, 0.0, z) && !walkable_at(&g, 14.75, 0.0, z), "in trimesh wall at z {z}");
+        }
+        assert_eq!(heights_at(&g, 14.75, 2.25), vec![0.0, 3.0]);
         // Pillar above the bounds: the floor inside it is blocked.
         assert!(!walkable_at(&g, 2.5, 0.0, 2.5));
         // Upper floor and the floor below it both walkable; the ramp links them.
@@ -679,6 +751,7 @@ pub(crate) mod tests {
             rot: Mat3::IDENTITY,
             half: Vec3::new(1.0, 0.1, 1.0),
             layer: 2,
+            concave: false,
         });
         w.mask = 3;
         let mut s = settings(Vec3::new(0.0, -1.0, 0.0), Vec3::new(10.0, 4.0, 10.0));

@@ -40,7 +40,8 @@ static func add_box(parent: Node, lo: Vector3, hi: Vector3, layer: int = 1, angl
 ## - an upper floor (slab 3.8..4.0) over x 24..40, z 20..40, reached by a 3 m wide ramp from
 ##   (8, 0) to (24, 4) at z 28..31;
 ## - a pillar at x 4..5, z 4..5 rising to 12 m (above the bake bounds);
-## - a 2 x 2 m box on the unwalkable layer 2 at x 30..32, z 4..6, 0.5 m tall.
+## - a 2 x 2 m box on the unwalkable layer 2 at x 30..32, z 4..6, 0.5 m tall;
+## - a thick wall made of a trimesh (ConcavePolygonShape3D, as CSG makes) at x 20..21, z 0..10.
 static func build_level(parent: Node) -> void:
 	add_box(parent, Vector3(0, -0.2, 0), Vector3(40, 0, 40))
 	add_box(parent, Vector3(9.95, 0, 0), Vector3(10.05, 3, 16))
@@ -50,6 +51,20 @@ static func build_level(parent: Node) -> void:
 	add_ramp(parent, Vector2(8, 0), Vector2(24, 4), 28.0, 31.0)
 	add_box(parent, Vector3(4, 0, 4), Vector3(5, 12, 5))
 	add_box(parent, Vector3(30, 0, 4), Vector3(32, 0.5, 6), 2)
+	add_trimesh_box(parent, Vector3(20, 0, 0), Vector3(21, 3, 10))
+
+
+## A static box from `lo` to `hi` whose collider is a closed trimesh (ConcavePolygonShape3D).
+static func add_trimesh_box(parent: Node, lo: Vector3, hi: Vector3) -> void:
+	var body := StaticBody3D.new()
+	body.collision_mask = 0
+	var mesh := BoxMesh.new()
+	mesh.size = hi - lo
+	var shape := CollisionShape3D.new()
+	shape.shape = mesh.create_trimesh_shape()
+	body.add_child(shape)
+	body.transform = Transform3D(Basis(), (lo + hi) * 0.5)
+	parent.add_child(body)
 
 
 ## A 0.2 m thick ramp whose top surface runs from (x0, y0) to (x1, y1) over z0..z1.

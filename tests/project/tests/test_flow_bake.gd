@@ -92,7 +92,7 @@ func _check_grid(data: SwarmFlowFieldData) -> void:
 	check(is_equal_approx(data.cell_size, 0.5), "cell_size %f" % data.cell_size)
 	check(data.origin.is_equal_approx(Vector3(0, -1, 0)), "origin %s" % str(data.origin))
 	check(data.bake_params.is_equal_approx(Vector3(1.8, 0.4, 0.3)), "bake params %s" % str(data.bake_params))
-	# Ground 6400 cells, upper floor 32 x 40 = 1280, ramp about 32 x 6, thick wall top 2 x 20.
+	# Ground 6400 cells, upper floor 32 x 40 = 1280, ramp about 32 x 6, wall tops 2 x 20 each.
 	var w := data.walkable_cell_count
 	check(w > 6400 and w < 6400 + 1280 + 300, "walkable cells %d" % w)
 	check_eq(data.get_max_layers(), 2, "most surfaces in a column (ground and upper floor)")
@@ -110,7 +110,12 @@ func _check_grid(data: SwarmFlowFieldData) -> void:
 	check(not data.is_walkable_at(Vector3(16.25, 0, 5.25)), "floor under the thick wall blocked")
 	var h := data.get_surface_heights(Vector3(16.25, 0, 5.25))
 	check(h.size() == 2 and is_equal_approx(h[1], 3.0), "thick wall column heights %s" % str(h))
-	# Pillar rising above the bake bounds, and the unwalkable box.
+	# The trimesh wall blocks the same way, and nothing links across it.
+	check(not data.is_walkable_at(Vector3(20.25, 0, 5.25)), "floor under the trimesh wall blocked")
+	check(not data.is_walkable_at(Vector3(20.75, 0, 5.25)), "floor under the trimesh wall blocked (2)")
+	h = data.get_surface_heights(Vector3(20.75, 0, 5.25))
+	check(h.size() == 2 and is_equal_approx(h[1], 3.0), "trimesh wall column heights %s" % str(h))
+		# Pillar rising above the bake bounds, and the unwalkable box.
 	check(not data.is_walkable_at(Vector3(4.25, 0, 4.25)), "floor inside the pillar blocked")
 	check(not data.is_walkable_at(Vector3(31.25, 0.5, 5.25)), "unwalkable box blocked")
 	check(not data.is_walkable_at(Vector3(31.25, 0, 5.25)), "floor under the unwalkable box blocked")
