@@ -120,6 +120,8 @@ pub struct SwarmManager {
     applied_surface: Option<(InstanceId, usize)>,
     surface_problem_reported: bool,
     debug_flow: Option<Gd<MeshInstance3D>>,
+    /// Which data the editor's flow-field debug mesh shows.
+    editor_debug_key: Option<(InstanceId, usize)>,
 
     base: Base<Node3D>,
 }
@@ -139,6 +141,7 @@ impl INode3D for SwarmManager {
 
     fn physics_process(&mut self, delta: f64) {
         if Engine::singleton().is_editor_hint() {
+            self.update_editor_flow_debug();
             return;
         }
         self.frame += 1;
@@ -674,6 +677,45 @@ impl SwarmManager {
         self.world_mut().set_surface(grid);
     }
 
+    /// In the editor: the baked grid of [member flow_field_data] (walkable and blocked cells)
+    /// while [member debug_draw_flow_field] is on, rebuilt when the data changes.
+    fn update_editor_flow_debug(&mut self) {
+        let key = self.flow_field_data.as_ref().map(|d| (d.instance_id(), d.bind().bytes().len()));
+        let grid = match (&self.flow_field_data, self.debug_draw_flow_field) {
+            (Some(d), true) => d.bind().to_grid().ok(),
+            _ => None,
+        };
+        let Some(grid) = grid else {
+            if let Some(mut d) = self.debug_flow.take() {
+                d.queue_free();
+            }
+            self.editor_debug_key = None;
+            return;
+        };
+        if self.debug_flow.is_some() && self.editor_debug_key == key {
+            return;
+        }
+        self.editor_debug_key = key;
+        let mesh = flow_debug::debug_mesh(&grid, None, None);
+        self.show_flow_debug(&mesh);
+    }
+
+    fn show_flow_debug(&mut self, mesh: &Gd<godot::classes::ArrayMesh>) {
+        let mut inst = match self.debug_flow.clone() {
+            Some(i) => i,
+            None => {
+                let mut i = MeshInstance3D::new_alloc();
+                i.set_name("SwarmFlowFieldDebug");
+                i.set_as_top_level(true);
+                self.base_mut().add_child_ex(&i).internal(InternalMode::FRONT).done();
+                i.set_global_transform(Transform3D::IDENTITY);
+                self.debug_flow = Some(i.clone());
+                i
+            }
+        };
+        inst.set_mesh(mesh);
+    }
+
     /// The flow-field debug view: walkable and blocked cells and the first active target's
     /// direction field, rebuilt twice a second while shown.
     fn update_flow_debug(&mut self) {
@@ -691,19 +733,7 @@ impl SwarmManager {
         let nav = w.surface().unwrap();
         let field = w.targets().active().first().and_then(|&slot| nav.target_field(slot));
         let mesh = flow_debug::debug_mesh(&nav.grid, Some(&nav.mods), field);
-        let mut inst = match self.debug_flow.clone() {
-            Some(i) => i,
-            None => {
-                let mut i = MeshInstance3D::new_alloc();
-                i.set_name("SwarmFlowFieldDebug");
-                i.set_as_top_level(true);
-                self.base_mut().add_child_ex(&i).internal(InternalMode::FRONT).done();
-                i.set_global_transform(Transform3D::IDENTITY);
-                self.debug_flow = Some(i.clone());
-                i
-            }
-        };
-        inst.set_mesh(&mesh);
+        self.show_flow_debug(&mesh);
     }
 
     fn label(&self) -> String {
