@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Renders the horde demo under a virtual X server and saves a picture for the README.
-#   tools/screenshot.sh [OUT.png] [FRAMES] [WIDTH]
+#   tools/screenshot.sh [OUT.png] [FRAMES] [WIDTH] [SCENE] [DEMO ARGS...]
 # Defaults: docs/demo.png, 240 physics frames (4 s of simulation), drawn at 1280x720 and saved
 # 1024 pixels wide, then reduced to 256 colours by tools/png_palette.py (a README-sized PNG).
+# SCENE (default: the project's main scene, the horde demo) and any further arguments go to the
+# demo, e.g.  tools/screenshot.sh docs/melee.png 600 1024 res://demo/styles_demo.tscn --style=melee
 # Needs Xvfb (installed with apt-get when missing and possible) and an OpenGL driver: Mesa's
 # software renderer from the .godot-runtime install (tools/godot.sh) works without a GPU.
 set -euo pipefail
@@ -11,6 +13,8 @@ cd "$ROOT"
 OUT=${1:-docs/demo.png}
 FRAMES=${2:-240}
 WIDTH=${3:-1024}
+SCENE=${4:-}
+EXTRA=("${@:5}")
 [[ "$OUT" = /* ]] || OUT="$ROOT/$OUT"
 mkdir -p "$(dirname "$OUT")"
 
@@ -44,8 +48,8 @@ if [[ -d "$L/dri" ]]; then
 fi
 
 DISPLAY=":$D" timeout -k 10 600 "$GODOT" --rendering-driver opengl3 --rendering-method gl_compatibility \
-  --audio-driver Dummy --resolution 1280x720 --path godot_project \
-  -- --screenshot="$RAW" --shot-frames="$FRAMES" --shot-width="$WIDTH" 2>&1 | sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' -e '/^$/d' || true
+  --audio-driver Dummy --resolution 1280x720 --path godot_project ${SCENE:+"$SCENE"} \
+  -- --screenshot="$RAW" --shot-frames="$FRAMES" --shot-width="$WIDTH" "${EXTRA[@]}" 2>&1 | sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' -e '/^$/d' || true
 [[ -s "$RAW" ]] || { echo "screenshot: no picture was written" >&2; exit 1; }
 python3 tools/png_palette.py "$RAW" "$OUT"
 echo "screenshot: $OUT ($(du -k "$OUT" | cut -f1) KB)"
