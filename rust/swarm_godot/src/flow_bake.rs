@@ -289,7 +289,6 @@ impl FlowBaker {
     }
 
     /// Samples everything left through `space` and bakes.
-    #[allow(dead_code)] // API for SwarmManager
     pub fn run(mut self, space: &mut Gd<PhysicsDirectSpaceState3D>) -> Result<SurfaceGrid, String> {
         while !self.is_done() {
             self.step(space, 1 << 20);
@@ -437,7 +436,6 @@ fn fraction(from: Vec3, to: Vec3, at: Vec3) -> f32 {
 }
 
 /// Bakes in one go through `space` (run-time `bake_flow_field()`).
-#[allow(dead_code)] // API for SwarmManager
 pub fn bake_now(settings: BakeSettings, space: &mut Gd<PhysicsDirectSpaceState3D>) -> Result<SurfaceGrid, String> {
     FlowBaker::new(settings)?.run(space)
 }

@@ -42,6 +42,8 @@ pub struct SwarmFlowFieldData {
     #[var(get = get_bake_params, no_set, usage_flags = [EDITOR, READ_ONLY])]
     bake_params: PhantomVar<Vector3>,
 
+    /// Bumped on every change of `grid_bytes`.
+    revision: u64,
     /// The decoded grid (or why the bytes are not one), decoded on first use.
     cache: RefCell<Option<Result<Rc<SurfaceGrid>, String>>>,
 
@@ -54,6 +56,7 @@ impl SwarmFlowFieldData {
     #[func]
     fn set_grid_bytes(&mut self, bytes: PackedByteArray) {
         self.grid_bytes = bytes;
+        self.revision += 1;
         self.cache.replace(None);
         self.base_mut().emit_changed();
     }
@@ -186,7 +189,6 @@ impl SwarmFlowFieldData {
         r
     }
 
-    #[allow(dead_code)] // API for SwarmManager
     /// A copy of the stored grid; damaged or foreign bytes are an error with a clear message.
     pub fn to_grid(&self) -> Result<SurfaceGrid, String> {
         self.grid().map(|g| (*g).clone())
@@ -202,8 +204,14 @@ impl SwarmFlowFieldData {
         r
     }
 
-    /// Raw stored bytes.
+    /// Counts changes of the stored bytes (each `grid_bytes` assignment), so a user of the grid can
+    /// tell a rebake into the same resource from no change.
     #[allow(dead_code)] // API for SwarmManager
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// Raw stored bytes.
     pub fn bytes(&self) -> &PackedByteArray {
         &self.grid_bytes
     }
