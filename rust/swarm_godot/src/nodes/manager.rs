@@ -651,7 +651,7 @@ impl SwarmManager {
     /// Hands the world the flow field it should follow (when enabled and changed).
     fn sync_surface(&mut self) {
         let want = if self.surface_flow_field_enabled { self.flow_field_data.clone() } else { None };
-        let key = want.as_ref().map(|d| (d.instance_id(), d.bind().bytes().len()));
+        let key = want.as_ref().map(|d| (d.instance_id(), d.bind().revision() as usize));
         if key == self.applied_surface {
             if self.surface_flow_field_enabled && want.is_none() && !self.surface_problem_reported {
                 self.surface_problem_reported = true;
@@ -680,7 +680,7 @@ impl SwarmManager {
     /// In the editor: the baked grid of [member flow_field_data] (walkable and blocked cells)
     /// while [member debug_draw_flow_field] is on, rebuilt when the data changes.
     fn update_editor_flow_debug(&mut self) {
-        let key = self.flow_field_data.as_ref().map(|d| (d.instance_id(), d.bind().bytes().len()));
+        let key = self.flow_field_data.as_ref().map(|d| (d.instance_id(), d.bind().revision() as usize));
         let grid = match (&self.flow_field_data, self.debug_draw_flow_field) {
             (Some(d), true) => d.bind().to_grid().ok(),
             _ => None,
