@@ -782,7 +782,8 @@ impl World {
     }
 
     /// Close-Range Pressure turn-taking: per target, the nearest agents whose press window is
-    /// open, up to their `max_active_attackers`, press; everyone else's pressing flag is cleared.
+    /// open, up to their `max_active_attackers`, press (wherever they stand); everyone else's
+    /// pressing flag is cleared.
     fn select_pressing(&mut self) {
         let uses = self.archetypes.iter().any(|a| a.config.behavior.use_pressure);
         let a = &mut self.agents;
@@ -797,10 +798,10 @@ impl World {
             if !b.use_pressure || t == NO_TARGET || a.flags[i] & FLAG_DORMANT != 0 {
                 continue;
             }
+            // Whoever is nearest among those whose turn it is presses, however far out a big
+            // crowd has pushed the ring.
             let d = self.lod_dist[i];
-            if d <= b.strike_distance + b.queue_gap + b.arrival_distance
-                && pressure::window_open(self.time, a.seed[i], b.turn_taking_cycle, b.press_window)
-            {
+            if d.is_finite() && pressure::window_open(self.time, a.seed[i], b.turn_taking_cycle, b.press_window) {
                 self.press_candidates.push((t, d, i as u32, b.max_active_attackers));
             }
         }

@@ -450,3 +450,39 @@ fn a_dense_mixed_crowd_never_launches_anyone() {
         assert!(fast, "step {s}: an agent moves faster than its max speed");
     }
 }
+
+#[test]
+fn agents_spawned_on_top_of_each_other_separate_without_flying_off() {
+    let mut w = world(200, 0);
+    let arch = w.add_archetype(Archetype::default());
+    // 160 agents in a 4 x 4 m patch: many overlap deeply at spawn.
+    let ids: Vec<AgentId> = (0..160)
+        .map(|i| w.spawn(arch, Vec3::new((i * 37 % 40) as f32 * 0.1, 0.0, (i * 11 % 40) as f32 * 0.1)).unwrap())
+        .collect();
+    for _ in 0..120 {
+        w.step(DT);
+    }
+    for id in ids {
+        let d = flat(w.position(id).unwrap()).distance(Vec2::new(2.0, 2.0));
+        assert!(d < 12.0, "an agent ended {d:.1} m from the patch");
+    }
+}
+
+#[test]
+fn a_big_surrounding_crowd_still_takes_turns_pressing() {
+    let mut w = world(200, 0);
+    let mut a = Archetype::default();
+    a.behavior.use_surround_shape = true;
+    a.behavior.use_pressure = true;
+    a.behavior.max_active_attackers = 3;
+    a.attack = Some(swarm_core::AttackProfile::default());
+    let arch = w.add_archetype(a);
+    ring(&mut w, arch, 80, 20.0);
+    w.register_target(Vec3::ZERO, 1.0);
+    let mut hits = 0;
+    for _ in 0..1200 {
+        w.step(DT);
+        hits += w.attack_events().len();
+    }
+    assert!(hits > 5, "80 agents around one target landed {hits} hits in 20 s");
+}
