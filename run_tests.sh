@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test of this repository:
-#   1. the simulation core's unit and integration tests (cargo, release),
+#   1. the simulation core's unit, property and scenario tests, and swarm_godot's unit tests
+#      (cargo, release),
 #   2. a release build of the GDExtension into addons/swarm/bin (tools/build.sh),
 #   3. the engine tests in a real headless Godot 4.6 (tests/run_engine_tests.sh).
 # Exits non-zero on the first failing stage. Extra arguments go to the engine tests (a name filter).
@@ -8,8 +9,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 
-echo "== [1/3] cargo test --release -p swarm_core"
+echo "== [1/3] cargo test --release -p swarm_core, and the binding layer's own unit tests"
 cargo test --release -p swarm_core
+cargo test --release -p swarm_godot --lib
 
 echo "== [2/3] tools/build.sh (GDExtension, release)"
 tools/build.sh
