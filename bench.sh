@@ -50,6 +50,14 @@ GODOT=$(tools/godot.sh) || { echo "bench: no Godot 4.6" >&2; exit 1; }
 tools/import_demo.sh "$GODOT" || exit 1
 GODOT_VERSION=$("$GODOT" --headless --version 2>/dev/null | head -n1)
 
+# (b0) the flow-field bake in Godot (physics rays over a two-floor level of boxes)
+for size in 128 256; do
+  echo "== flow-field bake, ${size} m square at cell 0.5 ($((size * 2)) x $((size * 2)) columns, two floors)"
+  timeout -k 10 900 "$GODOT" --headless --path godot_project -s res://bench/bake_bench.gd -- \
+      --size="$size" --repeat=2 --out="$OUT/bake_${size}.json" >"$OUT/bake_${size}.log" 2>&1 \
+    || echo "bench: the ${size} m bake failed (log: $OUT/bake_${size}.log)" >&2
+done
+
 run_engine() { # name scene agents frames try [extra args] -> bench_out/<name>_<agents>.json (best try)
   local name=$1 scene=$2 n=$3 frames=$4 try=$5; shift 5
   local best="$OUT/${name}_$n.json" json="$OUT/${name}_$n.try$try.json" log="$OUT/${name}_$n.try$try.log"
@@ -155,6 +163,24 @@ if os.path.exists(flow):
     lines.append("`cargo run --release -p swarm_core --example flow_field_bench`: baking the layered grid from ray samples, rebuilding a target's distance and direction fields (one shot, and time-sliced as the simulation does it), and the per-agent lookups:")
     lines.append("")
     lines.append(open(flow).read().rstrip("\n"))
+    lines.append("")
+bakes = []
+for size in (128, 256):
+    pth = os.path.join(out, f"bake_{size}.json")
+    if os.path.exists(pth):
+        try:
+            bakes.append((size, json.load(open(pth))))
+        except Exception:
+            pass
+if bakes:
+    lines.append("## Surface flow field bake in Godot")
+    lines.append("")
+    lines.append("`godot_project/bench/bake_bench.gd`: `SwarmFlowFieldBaker` over a two-floor level of StaticBody3D boxes (walls with doors every 16 m on both floors, ramps, pillars), cell 0.5 m, run as the inspector's Bake Flow Field button runs it (fastest of 2):")
+    lines.append("")
+    lines.append("| level | columns | colliders | rays | total | physics-ray sampling | grid bake | walkable cells |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for size, b in bakes:
+        lines.append(f"| {size} m x {size} m, two floors | {b.get('columns_x')} x {b.get('columns_z')} | {b.get('colliders')} | {b.get('rays')} | {b.get('total_ms', 0):.0f} ms | {b.get('sample_ms', 0):.0f} ms | {b.get('grid_ms', 0):.0f} ms | {b.get('walkable_cells')} |")
     lines.append("")
 lines.append("## Engine: Swarm against NavigationServer3D avoidance, in Godot")
 lines.append("")

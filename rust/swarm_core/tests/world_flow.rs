@@ -69,10 +69,11 @@ fn blocked(g: &SurfaceGrid, p: Vec3) -> bool {
 
 #[test]
 fn a_horde_goes_around_the_wall_through_the_door_and_never_enters_it() {
-    let (mut w, ids) = rooms_world(60, 0);
-    for s in 0..2400 {
+    // 200 agents squeeze through a 2 m door: dense at the door for most of the run.
+    let (mut w, ids) = rooms_world(200, 0);
+    for s in 0..3600 {
         w.step(DT);
-        if s % 10 == 0 {
+        if s % 5 == 0 {
             let g = &w.surface().unwrap().grid;
             for &id in &ids {
                 let p = w.position(id).unwrap();
@@ -85,9 +86,10 @@ fn a_horde_goes_around_the_wall_through_the_door_and_never_enters_it() {
     let target = Vec2::new(4.0, 15.0);
     let arrived = ids.iter().filter(|&&id| {
         let p = w.position(id).unwrap();
-        Vec2::new(p.x, p.z).distance(target) < 6.0
+        Vec2::new(p.x, p.z).distance(target) < 9.0
     });
-    assert!(arrived.count() >= 50, "most agents reach the target behind the wall");
+    let arrived = arrived.count();
+    assert!(arrived >= 150, "{arrived} of 200 agents reached the target behind the wall");
     assert!(w.flow_field_rebuilds() >= 1);
 }
 
