@@ -246,8 +246,8 @@ mod tests {
             fs.tick(&g, &m, 0.0);
             ticks += 1;
         }
-        // 1600 cells at 500 a tick, then headings at 1000 a tick.
-        assert_eq!(ticks, 6);
+        // 1600 cells at 500 a tick, then headings at 500 a tick.
+        assert_eq!(ticks, 8);
         assert!(fs.field(0).unwrap().is_built());
         assert!(!fs.field(1).unwrap().is_built());
         // Sliced, it is exactly the one-shot field.
@@ -260,7 +260,7 @@ mod tests {
         fs.tick(&g, &m, 0.5);
         assert!(!fs.is_building(0));
         assert_eq!(fs.field(0).unwrap().target(), 0);
-        for _ in 0..6 {
+        for _ in 0..8 {
             fs.tick(&g, &m, 1.0);
         }
         assert_eq!(fs.field(0).unwrap().target(), 5);
