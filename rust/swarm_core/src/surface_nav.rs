@@ -2,13 +2,15 @@
 //! target slot kept current (`FieldSet`), the steering direction an agent reads from its target's
 //! field, and the settle pass after movement that grounds agents on their cell's surface, keeps
 //! them out of cells they may not enter and brings strays back onto the nearest walkable cell.
+//! Doors and barricades (`ModifierBox`es) restamp the modifier layer as a whole; agents pressing
+//! a closed cell are counted per box.
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
 use crate::flow_field::{
     constrain_move, escape_closed_cell, path_length, recover, CellId, FieldSet, FieldSetSettings, FlowField,
-    ModifierLayer, PathScratch, SurfaceGrid, NONE,
+    ModifierBox, ModifierLayer, PathScratch, StampResult, SurfaceGrid, NONE,
 };
 use crate::targets::Targets;
 
@@ -25,12 +27,27 @@ pub struct SurfaceNav {
     path: PathScratch,
     /// Cell of each target slot, for `target_field`.
     target_cells: Vec<CellId>,
+    /// Per cell: index of the modifier box that stamped it (`NONE`: none).
+    box_of_cell: Vec<u32>,
+    /// Per box: agents pressing its closed cells in the last step.
+    pressing: Vec<u32>,
+    fingerprint: u64,
 }
 
 impl SurfaceNav {
     pub fn new(grid: SurfaceGrid, settings: FieldSetSettings) -> Self {
         let mods = ModifierLayer::new(&grid);
-        Self { grid, mods, fields: FieldSet::new(settings), path: PathScratch::default(), target_cells: Vec::new() }
+        let cells = grid.cell_count();
+        Self {
+            grid,
+            mods,
+            fields: FieldSet::new(settings),
+            path: PathScratch::default(),
+            target_cells: Vec::new(),
+            box_of_cell: vec![NONE; cells],
+            pressing: Vec::new(),
+            fingerprint: 0,
+        }
     }
 
     /// Points every active target's slot at the cell under it and advances field builds.
@@ -71,6 +88,52 @@ impl SurfaceNav {
         path_length(&self.grid, &self.mods, a, b, f32::INFINITY, &mut self.path)
     }
 
+    /// Replaces every modifier (the whole layer is restamped). Fields rebuild, throttled, only
+    /// when the route costs or closures actually changed. Returns what each stamp did.
+    pub fn set_modifiers(&mut self, boxes: &[ModifierBox], out: &mut Vec<StampResult>) {
+        for &c in self.mods.touched() {
+            self.box_of_cell[c as usize] = NONE;
+        }
+        self.mods.clear();
+        out.clear();
+        for (k, b) in boxes.iter().enumerate() {
+            let before = self.mods.touched().len();
+            out.push(self.mods.stamp_box(&self.grid, b));
+            for &c in &self.mods.touched()[before..] {
+                self.box_of_cell[c as usize] = k as u32;
+            }
+        }
+        self.pressing.clear();
+        self.pressing.resize(boxes.len(), 0);
+        let fp = self.mods.route_fingerprint();
+        if fp != self.fingerprint {
+            self.fingerprint = fp;
+            self.fields.mark_costs_changed();
+        }
+    }
+
+    /// Agents that pressed against box `k`'s closed cells in the last step.
+    pub fn pressing_count(&self, k: usize) -> u32 {
+        self.pressing.get(k).copied().unwrap_or(0)
+    }
+
+    /// Counts, per box, the agents whose last move pressed a closed cell (`pressed`, per agent)
+    /// and that are going somewhere (`has_target`).
+    pub fn count_pressing(&mut self, pressed: &[CellId], has_target: impl Fn(usize) -> bool) {
+        self.pressing.iter_mut().for_each(|p| *p = 0);
+        if self.pressing.is_empty() {
+            return;
+        }
+        for (i, &c) in pressed.iter().enumerate() {
+            if c != NONE && has_target(i) {
+                let k = self.box_of_cell[c as usize];
+                if let Some(p) = self.pressing.get_mut(k as usize) {
+                    *p += 1;
+                }
+            }
+        }
+    }
+
     /// Completed field builds over all slots.
     pub fn rebuild_count(&self) -> u64 {
         (0..self.fields.slot_count()).map(|s| self.fields.build_count(s)).sum()
@@ -100,37 +163,49 @@ impl SurfaceNav {
     /// After movement: every agent moves from `old` toward `new` across open cells only (when
     /// `enforce`), stands on its cell's surface, and strays are brought back. Writes the settled
     /// positions into `new` and the cells into `cells`.
-    pub fn settle(&self, enforce: bool, old: &[Vec3], new: &mut [Vec3], cells: &mut [CellId], chunk: usize) {
-        new.par_chunks_mut(chunk).zip(cells.par_chunks_mut(chunk)).enumerate().for_each(|(ci, (np, cs))| {
-            for (k, (p, c)) in np.iter_mut().zip(cs.iter_mut()).enumerate() {
-                let i = ci * chunk + k;
-                (*p, *c) = self.settle_one(enforce, old[i], *p, *c);
-            }
-        });
+    /// `pressed` receives, per agent, the closed cell its move pressed against (`NONE` if none).
+    pub fn settle(
+        &self,
+        enforce: bool,
+        old: &[Vec3],
+        new: &mut [Vec3],
+        cells: &mut [CellId],
+        pressed: &mut [CellId],
+        chunk: usize,
+    ) {
+        (new.par_chunks_mut(chunk), cells.par_chunks_mut(chunk), pressed.par_chunks_mut(chunk))
+            .into_par_iter()
+            .enumerate()
+            .for_each(|(ci, (np, cs, pr))| {
+                for (k, ((p, c), pr)) in np.iter_mut().zip(cs.iter_mut()).zip(pr.iter_mut()).enumerate() {
+                    let i = ci * chunk + k;
+                    (*p, *c, *pr) = self.settle_one(enforce, old[i], *p, *c);
+                }
+            });
     }
 
     #[inline]
-    fn settle_one(&self, enforce: bool, old: Vec3, want: Vec3, cell: CellId) -> (Vec3, CellId) {
+    fn settle_one(&self, enforce: bool, old: Vec3, want: Vec3, cell: CellId) -> (Vec3, CellId, CellId) {
         let g = &self.grid;
         let start = if cell != NONE && (cell as usize) < g.cell_count() { cell } else { g.locate(old).unwrap_or(NONE) };
+        let rescue = |p: Vec3| {
+            let (q, c) = recover(&self.grid, &self.mods, p, RECOVER_RINGS).unwrap_or((p, NONE));
+            (q, c, NONE)
+        };
         if start == NONE {
-            return self.rescue(want);
+            return rescue(want);
         }
-        if !crate::flow_field::enforce::is_open(g, &self.mods, start) {
+        if enforce && !crate::flow_field::enforce::is_open(g, &self.mods, start) {
             // A door closed on it: step out into the nearest open neighbour.
-            return escape_closed_cell(g, &self.mods, start, old).unwrap_or_else(|| self.rescue(want));
+            return escape_closed_cell(g, &self.mods, start, old).map_or_else(|| rescue(want), |(p, c)| (p, c, NONE));
         }
         if enforce {
             let r = constrain_move(g, &self.mods, start, old, want);
-            return (r.pos, r.cell);
+            return (r.pos, r.cell, r.pressed);
         }
         match g.step_cell(start, want).or_else(|| g.locate(want)) {
-            Some(c) if g.is_walkable(c) => (Vec3::new(want.x, g.ground_height(c, want), want.z), c),
-            _ => self.rescue(want),
+            Some(c) if g.is_walkable(c) => (Vec3::new(want.x, g.ground_height(c, want), want.z), c, NONE),
+            _ => rescue(want),
         }
-    }
-
-    fn rescue(&self, p: Vec3) -> (Vec3, CellId) {
-        recover(&self.grid, &self.mods, p, RECOVER_RINGS).unwrap_or((p, NONE))
     }
 }

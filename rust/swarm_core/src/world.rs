@@ -119,6 +119,8 @@ pub struct World {
     visited: Vec<bool>,
     /// The surface flow field, when one is set.
     nav: Option<SurfaceNav>,
+    /// Per agent: the closed cell its last move pressed against.
+    pressed: Vec<u32>,
     event_scratch: Vec<Vec<AttackEvent>>,
     partials: Vec<DVec3>,
     rng: Pcg32,
@@ -160,6 +162,7 @@ impl World {
             events: Vec::new(),
             visited: Vec::with_capacity(cap),
             nav: None,
+            pressed: Vec::new(),
             event_scratch: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             archetypes: Vec::new(),
@@ -917,7 +920,8 @@ impl World {
         // On a surface flow field: stay on open cells, stand on the surface.
         if let Some(nav) = &self.nav {
             let enforce = self.settings.surface_flow_enforce_cell_boundaries;
-            nav.settle(enforce, &self.agents.pos, &mut self.next_pos, &mut self.agents.cell, CHUNK);
+            self.pressed.resize(n, NONE);
+            nav.settle(enforce, &self.agents.pos, &mut self.next_pos, &mut self.agents.cell, &mut self.pressed, CHUNK);
         }
         // Velocity is the motion that actually happened (blocking included).
         let inv_dt = 1.0 / dt;
@@ -940,6 +944,11 @@ impl World {
                 }
             });
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
+        if let Some(nav) = self.nav.as_mut() {
+            // Only agents that are going somewhere press (and so attack or push) a closed cell.
+            let (target, flags) = (&self.agents.target, &self.agents.flags);
+            nav.count_pressing(&self.pressed, |i| target[i] != NO_TARGET && flags[i] & FLAG_DORMANT == 0);
+        }
         self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
         self.grid_dirty = false;
         self.attack_pass(dt);

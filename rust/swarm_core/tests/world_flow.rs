@@ -148,3 +148,31 @@ fn agents_climb_a_ramp_to_the_upper_floor() {
     assert!(p.z > 20.0 && (p.y - 3.0).abs() < 0.05, "agent ended at {p:?}");
     assert!(max_y <= 3.05);
 }
+
+#[test]
+fn a_closed_door_stops_everyone_who_presses_it_and_opening_it_lets_them_through() {
+    use swarm_core::flow_field::{ModifierBox, RouteMode};
+    let (mut w, ids) = rooms_world(60, 0);
+    // The only door (x 25..27 in the wall row z 9..10), closed to agents, routes pay 10 m.
+    let door =
+        ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(10.0));
+    let mut stamps = Vec::new();
+    w.surface_mut().unwrap().set_modifiers(&[door], &mut stamps);
+    assert_eq!(stamps[0].cells, 2);
+    let mut pressed_max = 0;
+    for _ in 0..1800 {
+        w.step(DT);
+        pressed_max = pressed_max.max(w.surface().unwrap().pressing_count(0));
+        for &id in &ids {
+            assert!(w.position(id).unwrap().z < 9.0, "an agent got through the closed door");
+        }
+    }
+    assert!(pressed_max >= 3, "agents crowd the closed door: at most {pressed_max} pressed it");
+    // Open it (the game's door script sets is_open): the horde pours through.
+    w.surface_mut().unwrap().set_modifiers(&[], &mut stamps);
+    for _ in 0..1800 {
+        w.step(DT);
+    }
+    let through = ids.iter().filter(|&&id| w.position(id).unwrap().z > 10.0).count();
+    assert!(through >= 50, "{through} of 60 went through the opened door");
+}
