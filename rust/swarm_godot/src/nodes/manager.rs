@@ -4,6 +4,7 @@
 use godot::classes::node::InternalMode;
 use godot::classes::{Camera3D, Engine, INode3D, MeshInstance3D, Node3D, Performance};
 use godot::prelude::*;
+use swarm_core::flow_field::StampResult;
 use swarm_core::glam::{Vec3, Vec4};
 use swarm_core::{AgentId, Archetype, AttackEvent, DamageResult, Frustum, SpawnError, World, WorldSettings};
 
@@ -11,6 +12,7 @@ use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::flow_bake::{self, BakeSettings};
 use crate::flow_debug;
 use crate::lookup::{find_manager, MANAGER_GROUP, TARGET_GROUP};
+use crate::nodes::flow_modifier::{ModifierSnapshot, SwarmFlowModifier, MODIFIER_GROUP};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::archetype::SwarmAgentArchetype;
 use crate::resources::flow_field_data::SwarmFlowFieldData;
@@ -21,6 +23,15 @@ struct ArchetypeEntry {
     res: Gd<SwarmAgentArchetype>,
     /// Last converted config, to apply resource edits only when something changed.
     core: Archetype,
+}
+
+struct ModifierEntry {
+    node: Gd<SwarmFlowModifier>,
+    id: InstanceId,
+    /// What was stamped last, and the box's index in the layer (`None` while open).
+    stamped: ModifierSnapshot,
+    box_index: Option<usize>,
+    seen: bool,
 }
 
 struct TargetEntry {
@@ -120,6 +131,9 @@ pub struct SwarmManager {
     applied_surface: Option<(InstanceId, usize)>,
     surface_problem_reported: bool,
     debug_flow: Option<Gd<MeshInstance3D>>,
+    modifiers: Vec<ModifierEntry>,
+    modifiers_dirty: bool,
+    stamp_results: Vec<StampResult>,
     /// Which data the editor's flow-field debug mesh shows.
     editor_debug_key: Option<(InstanceId, usize)>,
 
@@ -149,6 +163,7 @@ impl INode3D for SwarmManager {
         self.sync_archetypes();
         self.sync_targets();
         self.sync_surface();
+        self.sync_modifiers();
         let camera = self.camera_frustum();
         let world = self.world_mut();
         world.set_camera(camera);
@@ -664,6 +679,7 @@ impl SwarmManager {
         }
         self.applied_surface = key;
         self.surface_problem_reported = false;
+        self.modifiers_dirty = true;
         let grid = match want {
             None => None,
             Some(d) => match d.bind().to_grid() {
@@ -675,6 +691,96 @@ impl SwarmManager {
             },
         };
         self.world_mut().set_surface(grid);
+    }
+
+    /// Reads every SwarmFlowModifier of this manager and restamps the whole modifier layer when
+    /// one was added, removed, opened or shut, changed, moved or turned past its thresholds, or
+    /// asked for it with `force_update()`.
+    fn sync_modifiers(&mut self) {
+        if self.world.as_ref().is_none_or(|w| w.surface().is_none()) {
+            return;
+        }
+        let Some(tree) = self.base().get_tree_or_null() else { return };
+        let me = self.base().instance_id();
+        let label = self.label();
+        for e in &mut self.modifiers {
+            e.seen = false;
+        }
+        let mut dirty = std::mem::take(&mut self.modifiers_dirty);
+        for node in tree.get_nodes_in_group(MODIFIER_GROUP).iter_shared() {
+            let Ok(mut m) = node.try_cast::<SwarmFlowModifier>() else { continue };
+            let id = m.instance_id();
+            let (snap, forced) = {
+                let mut b = m.bind_mut();
+                (b.snapshot(), b.take_force())
+            };
+            match self.modifiers.iter_mut().find(|e| e.id == id) {
+                Some(e) => {
+                    e.seen = true;
+                    if forced || snap.needs_restamp(&e.stamped) {
+                        e.stamped = snap;
+                        dirty = true;
+                    }
+                }
+                None => {
+                    if !find_manager(&m.clone().upcast()).is_ok_and(|x| x.instance_id() == me) {
+                        continue;
+                    }
+                    self.modifiers.push(ModifierEntry { node: m, id, stamped: snap, box_index: None, seen: true });
+                    dirty = true;
+                }
+            }
+        }
+        let before = self.modifiers.len();
+        self.modifiers.retain(|e| e.seen);
+        dirty |= self.modifiers.len() != before;
+        if !dirty {
+            return;
+        }
+        let mut boxes = Vec::with_capacity(self.modifiers.len());
+        for e in &mut self.modifiers {
+            e.box_index = (!e.stamped.open).then(|| {
+                boxes.push(e.stamped.box_);
+                boxes.len() - 1
+            });
+        }
+        let nav = self.world.as_mut().unwrap().surface_mut().unwrap();
+        nav.set_modifiers(&boxes, &mut self.stamp_results);
+        for e in &self.modifiers {
+            if let Some(k) = e.box_index {
+                if self.stamp_results[k].clamped {
+                    godot_warn!(
+                        "{label}: SwarmFlowModifier '{}': route_cost is past its ceiling ({} m); the higher cost changes nothing",
+                        e.node.get_name(),
+                        self.stamp_results[k].route_cost
+                    );
+                }
+            }
+        }
+    }
+
+    pub fn surface_flow_field_on(&self) -> bool {
+        self.surface_flow_field_enabled
+    }
+
+    pub fn enforces_cell_boundaries(&self) -> bool {
+        self.settings.as_ref().is_none_or(|s| s.bind().enforces_cell_boundaries())
+    }
+
+    /// Cell size of the baked field, else the bake setting.
+    pub fn flow_cell_size(&self) -> f32 {
+        self.flow_field_data
+            .as_ref()
+            .and_then(|d| d.bind().grid().ok().map(|g| g.cell_size()))
+            .unwrap_or(self.cell_size)
+            .max(0.01)
+    }
+
+    /// Agents pressing a modifier's closed cells in the last step.
+    pub fn modifier_pressing_count(&self, modifier: InstanceId) -> i64 {
+        let Some(e) = self.modifiers.iter().find(|e| e.id == modifier) else { return 0 };
+        let (Some(k), Some(nav)) = (e.box_index, self.world.as_ref().and_then(|w| w.surface())) else { return 0 };
+        nav.pressing_count(k) as i64
     }
 
     /// In the editor: the baked grid of [member flow_field_data] (walkable and blocked cells)

@@ -2,6 +2,7 @@
 
 pub mod director;
 pub mod flow_baker_node;
+pub mod flow_modifier;
 pub mod manager;
 pub mod spawners;
 pub mod target;

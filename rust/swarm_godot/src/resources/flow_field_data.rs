@@ -206,14 +206,8 @@ impl SwarmFlowFieldData {
 
     /// Counts changes of the stored bytes (each `grid_bytes` assignment), so a user of the grid can
     /// tell a rebake into the same resource from no change.
-    #[allow(dead_code)] // API for SwarmManager
     pub fn revision(&self) -> u64 {
         self.revision
-    }
-
-    /// Raw stored bytes.
-    pub fn bytes(&self) -> &PackedByteArray {
-        &self.grid_bytes
     }
 
     fn info<T>(&self, f: impl FnOnce(&SurfaceGrid) -> T, fallback: T) -> T {

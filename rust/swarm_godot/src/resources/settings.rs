@@ -134,6 +134,10 @@ pub struct SwarmSettings {
 pub const DEFAULT_DISTANT_VISIBLE: f32 = 40.0;
 
 impl SwarmSettings {
+    pub fn enforces_cell_boundaries(&self) -> bool {
+        self.surface_flow_enforce_cell_boundaries
+    }
+
     pub fn distant_visible_distance(&self) -> f32 {
         let d = self.distant_visible_distance;
         if d.is_finite() {

@@ -1,0 +1,226 @@
+//! `SwarmFlowModifier`: a box of surface-flow-field cells that is closed to agents, costly for
+//! routes to cross, or both (doors, barricades, props). The manager reads every modifier once per
+//! physics frame and restamps the whole modifier layer when one changed.
+
+use godot::classes::{INode3D, Node3D};
+use godot::prelude::*;
+use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
+use swarm_core::glam::{Mat3, Vec3};
+
+use crate::convert::to_vec3;
+use crate::lookup::find_manager;
+
+pub const MODIFIER_GROUP: &str = "swarm_flow_modifiers";
+
+/// A box of surface flow field cells that agents may not enter ([member blocks_agents]), that
+/// routes pay [member route_cost] to cross or never cross ([member route]), or both: a door, a
+/// barricade, a fence, a pushed prop. Only the footprint seen from above counts, within a height
+/// band around the box, so a door upstairs does not seal the floor below; a box thinner than a
+/// cell still closes the cell its centre is in. Needs [member SwarmManager.surface_flow_field_enabled]
+/// (and, to stop agents, [member SwarmSettings.surface_flow_enforce_cell_boundaries]). Moving,
+/// resizing or changing it restamps the layer on the next step; a door script opens and shuts it
+/// with [member is_open].
+#[derive(GodotClass)]
+#[class(tool, init, base = Node3D)]
+pub struct SwarmFlowModifier {
+    /// Centre of the box in this node's local space. For a door, the centre of the doorway.
+    #[export]
+    #[init(val = Vector3::new(0.0, 1.0, 0.0))]
+    center: Vector3,
+    /// Size of the box in local space. For a door, size it to the opening, not the door leaf.
+    #[export]
+    #[init(val = Vector3::new(1.0, 2.0, 1.0))]
+    size: Vector3,
+    /// Agents cannot step into the covered cells. An agent pressed against them attacks the
+    /// object (with [member agents_attack_it] and something that can take damage) or pushes it.
+    #[export]
+    #[init(val = true)]
+    blocks_agents: bool,
+    /// How routes treat the cells: [constant FREE] ignores the box, [constant EXTRA_COST] adds
+    /// [member route_cost] to any route crossing it, [constant BLOCKED] is a wall routes go around.
+    #[export(enum = (Free = 0, ExtraCost = 1, Blocked = 2))]
+    #[init(val = 1)]
+    route: i64,
+    /// Extra route length, in metres, of one crossing however deep the box is. Ceiling: 1024
+    /// cells of detour per cell entered (512 m for a one-cell box at cell size 0.5); more changes
+    /// nothing. For a box routes should never cross, use [constant BLOCKED].
+    #[export(range = (0.0, 1000.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = 10.0)]
+    route_cost: f32,
+    /// Agents blocked by this object hit it with their attack when something here can take
+    /// damage. Off: no strikes and no crowd pressure.
+    #[export]
+    #[init(val = true)]
+    agents_attack_it: bool,
+    /// How far the object must move before its cells restamp.
+    #[export_group(name = "Restamp (advanced)")]
+    #[export(range = (0.0, 5.0, 0.001, or_greater, suffix = "m"))]
+    #[init(val = 0.05)]
+    move_threshold: f32,
+    /// How far the object must turn, in degrees, before its cells restamp.
+    #[export(range = (0.0, 90.0, 0.1, suffix = "°"))]
+    #[init(val = 2.0)]
+    rotation_threshold: f32,
+
+    /// Runtime switch for door scripts: true removes the box's closure and route cost while it
+    /// stays registered. Never saved: every object starts shut.
+    #[var]
+    is_open: bool,
+    force_pending: bool,
+
+    base: Base<Node3D>,
+}
+
+/// What the manager stamps for one modifier, and when it must restamp.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModifierSnapshot {
+    pub box_: ModifierBox,
+    pub open: bool,
+    pub move_threshold: f32,
+    pub rotation_threshold_deg: f32,
+}
+
+impl ModifierSnapshot {
+    /// Whether `self` (the current state) differs from `stamped` enough to restamp.
+    pub fn needs_restamp(&self, stamped: &ModifierSnapshot) -> bool {
+        let (a, b) = (&self.box_, &stamped.box_);
+        if self.open != stamped.open
+            || a.blocks_agents != b.blocks_agents
+            || a.route != b.route
+            || (a.half_extents - b.half_extents).abs().max_element() > 1e-4
+        {
+            return true;
+        }
+        if a.center.distance(b.center) > self.move_threshold {
+            return true;
+        }
+        // Largest angle between matching axes.
+        let turn = (0..3)
+            .map(|k| a.basis.col(k).normalize_or_zero().dot(b.basis.col(k).normalize_or_zero()).clamp(-1.0, 1.0).acos())
+            .fold(0.0f32, f32::max);
+        turn.to_degrees() > self.rotation_threshold_deg
+    }
+}
+
+#[godot_api]
+impl SwarmFlowModifier {
+    /// Routes ignore the box.
+    #[constant]
+    pub const FREE: i64 = 0;
+    /// Routes pay [member route_cost] to cross the box.
+    #[constant]
+    pub const EXTRA_COST: i64 = 1;
+    /// Routes never cross the box.
+    #[constant]
+    pub const BLOCKED: i64 = 2;
+
+    /// Restamps on the next step even if nothing about the box changed (something around it did).
+    #[func]
+    fn force_update(&mut self) {
+        self.force_pending = true;
+    }
+
+    /// What is wrong with this modifier's setup (the editor shows the same as configuration
+    /// warnings); empty when it works.
+    #[func]
+    fn get_setup_warnings(&self) -> PackedStringArray {
+        self.setup_warnings()
+    }
+
+    /// Agents that pressed against this box's closed cells in the last step (only agents that
+    /// are going somewhere press).
+    #[func]
+    fn get_pressing_agent_count(&self) -> i64 {
+        let me = self.to_gd();
+        match find_manager(&me.clone().upcast()) {
+            Ok(m) => m.bind().modifier_pressing_count(me.instance_id()),
+            Err(_) => 0,
+        }
+    }
+}
+
+#[godot_api]
+impl INode3D for SwarmFlowModifier {
+    fn enter_tree(&mut self) {
+        self.base_mut().add_to_group(MODIFIER_GROUP);
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.setup_warnings()
+    }
+}
+
+impl SwarmFlowModifier {
+    /// The editor's configuration warnings: each names what is wrong and the fix.
+    fn setup_warnings(&self) -> PackedStringArray {
+        let mut w = PackedStringArray::new();
+        if !(self.size.x > 0.0 && self.size.y > 0.0 && self.size.z > 0.0) {
+            w.push("Size must be above 0 on every axis: the box covers nothing.");
+        }
+        let manager = match find_manager(&self.base().clone().upcast()) {
+            Ok(m) => m,
+            Err(e) => {
+                w.push(&format!("This SwarmFlowModifier has no manager: {e}."));
+                return w;
+            }
+        };
+        let m = manager.bind();
+        if !m.surface_flow_field_on() {
+            w.push("The manager's Surface Flow Field is off, so this box neither stops agents nor changes routes: turn on Surface Flow Field Enabled on the SwarmManager.");
+        } else if self.blocks_agents && !m.enforces_cell_boundaries() {
+            w.push("Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings, so this closed box stops nobody (only its route cost applies): turn it on.");
+        }
+        if self.route == Self::EXTRA_COST {
+            let cell = m.flow_cell_size();
+            let depth = (self.size.x.min(self.size.z).abs() / cell).round().max(1.0) as u32;
+            let ceiling = ModifierLayer::route_cost_ceiling(cell, depth);
+            if self.route_cost > ceiling {
+                w.push(&format!(
+                    "Route Cost {} is past its ceiling of {ceiling} (1024 cells of detour per cell entered at cell size {cell}): a higher cost changes nothing. For a box routes must never cross, set Route to Blocked.",
+                    self.route_cost
+                ));
+            }
+        }
+        w
+    }
+
+    /// The box in world space and the restamp thresholds; bad values are clamped (size to at
+    /// least a millimetre, cost to 0.. finite).
+    pub fn snapshot(&self) -> ModifierSnapshot {
+        let t = self.base().get_global_transform();
+        let center = to_vec3(t * self.center);
+        let b = t.basis;
+        let cols = [b.col_a(), b.col_b(), b.col_c()].map(to_vec3);
+        let scale = Vec3::new(cols[0].length(), cols[1].length(), cols[2].length());
+        let basis = Mat3::from_cols(
+            cols[0].normalize_or(Vec3::X),
+            cols[1].normalize_or(Vec3::Y),
+            cols[2].normalize_or(Vec3::Z),
+        );
+        let size = to_vec3(self.size).abs().max(Vec3::splat(0.001)) * scale;
+        let cost = if self.route_cost.is_finite() { self.route_cost.max(0.0) } else { 0.0 };
+        let route = match self.route {
+            0 => RouteMode::Free,
+            2 => RouteMode::Blocked,
+            _ => RouteMode::ExtraCost(cost),
+        };
+        let finite = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
+        ModifierSnapshot {
+            box_: ModifierBox {
+                center: finite(center),
+                basis,
+                half_extents: finite(size * 0.5),
+                blocks_agents: self.blocks_agents,
+                route,
+            },
+            open: self.is_open,
+            move_threshold: self.move_threshold.max(0.0),
+            rotation_threshold_deg: self.rotation_threshold.max(0.0),
+        }
+    }
+
+    /// Whether a restamp was asked for with `force_update()` (and clears the request).
+    pub fn take_force(&mut self) -> bool {
+        std::mem::take(&mut self.force_pending)
+    }
+}

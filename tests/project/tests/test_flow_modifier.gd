@@ -1,0 +1,86 @@
+# SwarmFlowModifier through the public API as a door script uses it: a level with one doorway,
+# a modifier box closing it. Closed, no agent gets through and the crowd presses it
+# (get_pressing_agent_count); a door script flips is_open and the horde pours through; shutting
+# it again stops the rest. Configuration warnings name the fix.
+extends "res://test_base.gd"
+
+
+func _box(parent: Node, center: Vector3, size: Vector3) -> void:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = size
+	shape.shape = box
+	body.add_child(shape)
+	parent.add_child(body)
+	body.global_position = center
+
+
+func run() -> bool:
+	var level := Node3D.new()
+	add_child(level)
+	_box(level, Vector3(0, -0.5, 0), Vector3(40, 1, 40))      # floor
+	_box(level, Vector3(-9.5, 1.5, 0), Vector3(21, 3, 1))    # wall x -20..1
+	_box(level, Vector3(11.5, 1.5, 0), Vector3(17, 3, 1))    # wall x 3..20: doorway at x 1..3
+	await physics_frames(2)
+
+	var manager := make_manager("Doors")
+	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
+	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
+
+	var door := SwarmFlowModifier.new()
+	door.name = "Door"
+	door.size = Vector3(2, 2.5, 1)
+	door.route = SwarmFlowModifier.EXTRA_COST
+	door.route_cost = 10.0
+	manager.add_child(door)
+	door.position = Vector3(2, 0, 0)
+	# Surface flow field still off: the warning names the fix.
+	var warnings: PackedStringArray = door.get_setup_warnings()
+	check(warnings.size() == 1 and "Surface Flow Field Enabled" in warnings[0], "warning with the field off: %s" % [warnings])
+	manager.surface_flow_field_enabled = true
+	warnings = door.get_setup_warnings()
+	check(warnings.is_empty(), "warnings with everything set up: %s" % [warnings])
+	door.route_cost = 100000.0
+	warnings = door.get_setup_warnings()
+	check(warnings.size() == 1 and "ceiling" in warnings[0], "warning past the route-cost ceiling: %s" % [warnings])
+	door.route_cost = 10.0
+
+	var target := SwarmTarget.new()
+	add_child(target)
+	target.global_position = Vector3(2, 0, 10)
+	var a := make_archetype()
+	var ids: Array[int] = []
+	for i in 40:
+		ids.append(manager.spawn_agent(a, Vector3(-8 + (i % 10) * 1.2, 0, -6 - (i / 10) * 1.2)))
+
+	var through := func() -> int:
+		var n := 0
+		for id in ids:
+			if manager.get_agent_position(id).z > 0.6:
+				n += 1
+		return n
+
+	var pressing_max := 0
+	for f in 600:
+		await get_tree().physics_frame
+		pressing_max = maxi(pressing_max, door.get_pressing_agent_count())
+	await physics_frames(1)
+	check_eq(through.call(), 0, "agents past the closed door")
+	check(pressing_max >= 3, "the crowd presses the closed door: at most %d at once" % pressing_max)
+
+	door.is_open = true
+	await physics_frames(600)
+	var passed_open: int = through.call()
+	check(passed_open >= 30, "%d of 40 went through the open door" % passed_open)
+	check_eq(door.get_pressing_agent_count(), 0, "pressing an open door")
+
+	# Shut it again on the stragglers: whoever is on this side stays.
+	door.is_open = false
+	await physics_frames(2)
+	var after_shut: int = through.call()
+	await physics_frames(300)
+	check_eq(through.call(), after_shut, "agents that got through after the door shut")
+	door.force_update()
+	await physics_frames(2)
+	return passed()
