@@ -60,6 +60,9 @@ impl AttackProfile {
     }
 }
 
+/// `AttackEvent::target` of a blow on an obstacle.
+pub const NO_TARGET_SLOT: u32 = u32::MAX;
+
 /// Phases of a swing.
 pub const READY: u8 = 0;
 pub const WINDUP: u8 = 1;
@@ -96,12 +99,16 @@ pub struct AttackEvent {
     pub direction: Vec3,
     /// Push on the target, in metres (contact pushback; 0 for swings).
     pub pushback: f32,
+    /// The blow landed on an obstacle (this modifier box index) instead of the target.
+    pub obstacle: Option<u32>,
 }
 
 /// What the pass needs of one agent.
 pub struct CombatIn<'a> {
     pub pos: &'a [Vec3],
     pub target_pos: &'a (dyn Fn(usize) -> Option<(u32, Vec3)> + Sync),
+    /// The attackable obstacle (modifier box) the agent presses against, and where a blow lands.
+    pub obstacle: &'a (dyn Fn(usize) -> Option<(u32, Vec3)> + Sync),
     pub profile: &'a (dyn Fn(usize) -> Option<&'a AttackProfile> + Sync),
     /// Whether the agent may swing now (pressing, when it uses Close-Range Pressure; awake).
     pub may_swing: &'a (dyn Fn(usize) -> bool + Sync),
@@ -147,19 +154,27 @@ fn advance(input: &CombatIn, i: usize, s: &mut AttackState, dt: f32, out: &mut V
             point: tp,
             direction: d,
             pushback,
+            obstacle: None,
         }
     };
     if profile.swing_enabled {
         s.timer -= dt;
         match s.phase {
-            READY if (input.may_swing)(i) && reach(profile.swing_reach).is_some() => {
+            READY
+                if ((input.may_swing)(i) && reach(profile.swing_reach).is_some()) || (input.obstacle)(i).is_some() =>
+            {
                 s.phase = WINDUP;
                 s.timer = profile.swing_windup;
             }
             WINDUP if s.timer <= EPS => {
-                // The tick lands only if the target is still in reach.
+                // The tick lands only if the target is still in reach, else on the obstacle the
+                // agent still presses.
                 if let Some((t, tp)) = reach(profile.swing_reach) {
                     out.push(event(t, tp, profile.swing_damage, 0.0));
+                } else if let Some((k, at)) = (input.obstacle)(i) {
+                    let mut e = event(NO_TARGET_SLOT, at, profile.swing_damage, 0.0);
+                    e.obstacle = Some(k);
+                    out.push(e);
                 }
                 s.phase = RECOVERY;
                 s.timer = profile.swing_recovery;
@@ -200,7 +215,8 @@ mod tests {
         let target = |_: usize| Some((7u32, tp));
         let prof = |_: usize| Some(profile);
         let may_swing = |_: usize| may;
-        let input = CombatIn { pos: &pos, target_pos: &target, profile: &prof, may_swing: &may_swing };
+        let none = |_: usize| None;
+        let input = CombatIn { pos: &pos, target_pos: &target, obstacle: &none, profile: &prof, may_swing: &may_swing };
         let mut st = [AttackState::default()];
         let mut scratch = Vec::new();
         let mut all = Vec::new();

@@ -29,8 +29,12 @@ pub struct SurfaceNav {
     target_cells: Vec<CellId>,
     /// Per cell: index of the modifier box that stamped it (`NONE`: none).
     box_of_cell: Vec<u32>,
-    /// Per box: agents pressing its closed cells in the last step.
+    /// Per box: agents pressing its closed cells in the last step, and the sum of their
+    /// heading directions (ground plane).
     pressing: Vec<u32>,
+    push_dir: Vec<Vec2>,
+    /// Per box: whether agents strike it (something there takes damage).
+    attackable: Vec<bool>,
     fingerprint: u64,
 }
 
@@ -46,6 +50,8 @@ impl SurfaceNav {
             target_cells: Vec::new(),
             box_of_cell: vec![NONE; cells],
             pressing: Vec::new(),
+            push_dir: Vec::new(),
+            attackable: Vec::new(),
             fingerprint: 0,
         }
     }
@@ -105,6 +111,10 @@ impl SurfaceNav {
         }
         self.pressing.clear();
         self.pressing.resize(boxes.len(), 0);
+        self.push_dir.clear();
+        self.push_dir.resize(boxes.len(), Vec2::ZERO);
+        self.attackable.clear();
+        self.attackable.resize(boxes.len(), false);
         let fp = self.mods.route_fingerprint();
         if fp != self.fingerprint {
             self.fingerprint = fp;
@@ -117,19 +127,47 @@ impl SurfaceNav {
         self.pressing.get(k).copied().unwrap_or(0)
     }
 
+    /// Mean ground-plane direction of the agents pressing box `k` (zero when none): the way the
+    /// crowd shoves it.
+    pub fn push_direction(&self, k: usize) -> Vec2 {
+        self.push_dir.get(k).map_or(Vec2::ZERO, |d| d.normalize_or_zero())
+    }
+
+    /// Marks which boxes agents strike when they press them (something there takes damage and
+    /// its modifier lets agents attack it).
+    pub fn set_attackable(&mut self, flags: &[bool]) {
+        for (a, &f) in self.attackable.iter_mut().zip(flags) {
+            *a = f;
+        }
+    }
+
+    /// The attackable box whose closed cell `cell` is, if any.
+    #[inline]
+    pub fn attackable_box(&self, cell: CellId) -> Option<u32> {
+        if cell == NONE {
+            return None;
+        }
+        let k = *self.box_of_cell.get(cell as usize)?;
+        self.attackable.get(k as usize).copied().unwrap_or(false).then_some(k)
+    }
+
     /// Counts, per box, the agents whose last move pressed a closed cell (`pressed`, per agent)
-    /// and that are going somewhere (`has_target`).
-    pub fn count_pressing(&mut self, pressed: &[CellId], has_target: impl Fn(usize) -> bool) {
+    /// and that are going somewhere (`going`: the agent's heading, `None` when it is not).
+    pub fn count_pressing(&mut self, pressed: &[CellId], going: impl Fn(usize) -> Option<Vec2>) {
         self.pressing.iter_mut().for_each(|p| *p = 0);
+        self.push_dir.iter_mut().for_each(|d| *d = Vec2::ZERO);
         if self.pressing.is_empty() {
             return;
         }
         for (i, &c) in pressed.iter().enumerate() {
-            if c != NONE && has_target(i) {
-                let k = self.box_of_cell[c as usize];
-                if let Some(p) = self.pressing.get_mut(k as usize) {
-                    *p += 1;
-                }
+            if c == NONE {
+                continue;
+            }
+            let Some(dir) = going(i) else { continue };
+            let k = self.box_of_cell[c as usize] as usize;
+            if let Some(p) = self.pressing.get_mut(k) {
+                *p += 1;
+                self.push_dir[k] += dir;
             }
         }
     }

@@ -40,6 +40,12 @@ pub(crate) struct ArchetypeRuntime {
     pub config: Archetype,
 }
 
+/// Where an agent's blow on a closed cell lands: the cell's centre at the agent's height.
+#[inline]
+fn swarm_core_point(cell_center: Vec3, agent: Vec3) -> Vec3 {
+    Vec3::new(cell_center.x, agent.y + 1.0, cell_center.z)
+}
+
 /// Seconds an agent flashes after a hit.
 pub const HIT_FLASH_SECONDS: f32 = 0.15;
 
@@ -946,8 +952,10 @@ impl World {
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
         if let Some(nav) = self.nav.as_mut() {
             // Only agents that are going somewhere press (and so attack or push) a closed cell.
-            let (target, flags) = (&self.agents.target, &self.agents.flags);
-            nav.count_pressing(&self.pressed, |i| target[i] != NO_TARGET && flags[i] & FLAG_DORMANT == 0);
+            let (target, flags, steer) = (&self.agents.target, &self.agents.flags, &self.agents.steer);
+            nav.count_pressing(&self.pressed, |i| {
+                (target[i] != NO_TARGET && flags[i] & FLAG_DORMANT == 0).then(|| steer[i].normalize_or_zero())
+            });
         }
         self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
         self.grid_dirty = false;
@@ -965,13 +973,28 @@ impl World {
         let (targets, archetypes) = (&self.targets, &self.archetypes);
         let (target, arch, flags) = (&a.target, &a.archetype, &a.flags);
         let target_pos = |i: usize| targets.get(target[i]).map(|t| (target[i], t.position));
+        // An agent pressing a closed cell that something there defends strikes that instead.
+        let (nav, pressed, pos) = (self.nav.as_ref(), &self.pressed, &a.pos);
+        let obstacle = |i: usize| {
+            let nav = nav?;
+            let c = *pressed.get(i)?;
+            let k = nav.attackable_box(c)?;
+            let p = nav.grid.cell_center(c);
+            Some((k, swarm_core_point(p, pos[i])))
+        };
         let profile = |i: usize| archetypes[arch[i] as usize].config.attack.as_ref();
         let may_swing = |i: usize| {
             let f = flags[i];
             f & FLAG_DORMANT == 0
                 && (!archetypes[arch[i] as usize].config.behavior.use_pressure || f & FLAG_PRESSING != 0)
         };
-        let input = CombatIn { pos: &a.pos, target_pos: &target_pos, profile: &profile, may_swing: &may_swing };
+        let input = CombatIn {
+            pos: &a.pos,
+            target_pos: &target_pos,
+            obstacle: &obstacle,
+            profile: &profile,
+            may_swing: &may_swing,
+        };
         combat::combat_pass(&input, &mut a.attack, dt, CHUNK, &mut self.event_scratch, &mut self.events);
         for e in &mut self.events {
             e.agent_id = self.ids.id_of_slot(a.slot[e.agent as usize]);

@@ -176,3 +176,33 @@ fn a_closed_door_stops_everyone_who_presses_it_and_opening_it_lets_them_through(
     let through = ids.iter().filter(|&&id| w.position(id).unwrap().z > 10.0).count();
     assert!(through >= 50, "{through} of 60 went through the opened door");
 }
+
+#[test]
+fn agents_pressing_an_attackable_door_strike_it_and_push_along_their_heading() {
+    use swarm_core::flow_field::{ModifierBox, RouteMode};
+    let (mut w, others) = rooms_world(20, 0);
+    for id in others {
+        w.despawn(id);
+    }
+    let mut a = Archetype::default();
+    a.attack = Some(swarm_core::AttackProfile::default());
+    let arch = w.add_archetype(a);
+    let ids: Vec<AgentId> =
+        (0..20).map(|i| w.spawn(arch, Vec3::new(22.0 + (i % 5) as f32, 0.0, 4.0 + (i / 5) as f32)).unwrap()).collect();
+    let door =
+        ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(10.0));
+    let nav = w.surface_mut().unwrap();
+    let mut stamps = Vec::new();
+    nav.set_modifiers(&[door], &mut stamps);
+    nav.set_attackable(&[true]);
+    let mut blows = 0;
+    let mut push = swarm_core::glam::Vec2::ZERO;
+    for _ in 0..600 {
+        w.step(DT);
+        blows += w.attack_events().iter().filter(|e| e.obstacle == Some(0)).count();
+        push = w.surface().unwrap().push_direction(0);
+    }
+    assert!(blows >= 5, "agents pressing the door struck it {blows} times");
+    assert!(push.y > 0.5, "the crowd shoves the door toward the target (+z): {push:?}");
+    assert!(ids.iter().all(|&id| w.position(id).unwrap().z < 9.0));
+}
