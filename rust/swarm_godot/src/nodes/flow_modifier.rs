@@ -120,6 +120,16 @@ impl SwarmFlowModifier {
         self.force_pending = true;
     }
 
+    /// Mean ground direction the pressing crowd shoves this box (zero when nobody presses it).
+    #[func]
+    fn get_crowd_push_direction(&self) -> Vector3 {
+        let me = self.to_gd();
+        match find_manager(&me.clone().upcast()) {
+            Ok(m) => m.bind().modifier_push_direction(me.instance_id()),
+            Err(_) => Vector3::ZERO,
+        }
+    }
+
     /// What is wrong with this modifier's setup (the editor shows the same as configuration
     /// warnings); empty when it works.
     #[func]
@@ -217,6 +227,10 @@ impl SwarmFlowModifier {
             move_threshold: self.move_threshold.max(0.0),
             rotation_threshold_deg: self.rotation_threshold.max(0.0),
         }
+    }
+
+    pub fn agents_attack_it(&self) -> bool {
+        self.agents_attack_it
     }
 
     /// Whether a restamp was asked for with `force_update()` (and clears the request).

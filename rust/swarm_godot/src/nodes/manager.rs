@@ -32,6 +32,8 @@ struct ModifierEntry {
     stamped: ModifierSnapshot,
     box_index: Option<usize>,
     seen: bool,
+    /// What takes the agents' blows, and its strike damage scale (see `damage_receiver`).
+    receiver: Option<(Gd<Node>, f32)>,
 }
 
 struct TargetEntry {
@@ -639,6 +641,24 @@ impl SwarmManager {
         }
         let me = self.to_gd();
         for e in events {
+            if let Some(k) = e.obstacle {
+                // A blow on a door or barricade: its damage receiver takes it, scaled.
+                let receiver =
+                    self.modifiers.iter().find(|m| m.box_index == Some(k as usize)).and_then(|m| m.receiver.clone());
+                if let Some((mut node, scale)) = receiver {
+                    if node.is_instance_valid() {
+                        let context = vdict! {
+                            "source" => &me.to_variant(),
+                            "agent_id" => e.agent_id.to_i64(),
+                            "hit_point" => to_vector3(e.point),
+                            "direction" => to_vector3(e.direction),
+                            "pushback" => Vector3::ZERO,
+                        };
+                        node.call("apply_swarm_damage", &[(e.damage * scale).to_variant(), context.to_variant()]);
+                    }
+                }
+                continue;
+            }
             let Some(target) = self.targets.iter().find(|t| t.handle == e.target).map(|t| t.node.clone()) else {
                 continue;
             };
@@ -710,13 +730,15 @@ impl SwarmManager {
         for node in tree.get_nodes_in_group(MODIFIER_GROUP).iter_shared() {
             let Ok(mut m) = node.try_cast::<SwarmFlowModifier>() else { continue };
             let id = m.instance_id();
-            let (snap, forced) = {
+            let (snap, forced, attack) = {
                 let mut b = m.bind_mut();
-                (b.snapshot(), b.take_force())
+                (b.snapshot(), b.take_force(), b.agents_attack_it())
             };
+            let receiver = if attack { damage_receiver(&m) } else { None };
             match self.modifiers.iter_mut().find(|e| e.id == id) {
                 Some(e) => {
                     e.seen = true;
+                    e.receiver = receiver;
                     if forced || snap.needs_restamp(&e.stamped) {
                         e.stamped = snap;
                         dirty = true;
@@ -726,7 +748,14 @@ impl SwarmManager {
                     if !find_manager(&m.clone().upcast()).is_ok_and(|x| x.instance_id() == me) {
                         continue;
                     }
-                    self.modifiers.push(ModifierEntry { node: m, id, stamped: snap, box_index: None, seen: true });
+                    self.modifiers.push(ModifierEntry {
+                        node: m,
+                        id,
+                        stamped: snap,
+                        box_index: None,
+                        seen: true,
+                        receiver,
+                    });
                     dirty = true;
                 }
             }
@@ -735,6 +764,7 @@ impl SwarmManager {
         self.modifiers.retain(|e| e.seen);
         dirty |= self.modifiers.len() != before;
         if !dirty {
+            self.mark_attackable();
             return;
         }
         let mut boxes = Vec::with_capacity(self.modifiers.len());
@@ -746,6 +776,7 @@ impl SwarmManager {
         }
         let nav = self.world.as_mut().unwrap().surface_mut().unwrap();
         nav.set_modifiers(&boxes, &mut self.stamp_results);
+        self.mark_attackable();
         for e in &self.modifiers {
             if let Some(k) = e.box_index {
                 if self.stamp_results[k].clamped {
@@ -757,6 +788,31 @@ impl SwarmManager {
                 }
             }
         }
+    }
+
+    /// Tells the core which boxes agents strike: those whose modifier lets agents attack it and
+    /// that have something taking damage with a strike damage scale above 0.
+    fn mark_attackable(&mut self) {
+        let Some(nav) = self.world.as_mut().and_then(|w| w.surface_mut()) else { return };
+        let mut flags = vec![false; self.stamp_results.len()];
+        for e in &self.modifiers {
+            if let (Some(k), Some((_, scale))) = (e.box_index, &e.receiver) {
+                if let Some(f) = flags.get_mut(k) {
+                    *f = *scale > 0.0;
+                }
+            }
+        }
+        nav.set_attackable(&flags);
+    }
+
+    /// Mean direction the crowd pressing a modifier shoves it.
+    pub fn modifier_push_direction(&self, modifier: InstanceId) -> Vector3 {
+        let Some(e) = self.modifiers.iter().find(|e| e.id == modifier) else { return Vector3::ZERO };
+        let (Some(k), Some(nav)) = (e.box_index, self.world.as_ref().and_then(|w| w.surface())) else {
+            return Vector3::ZERO;
+        };
+        let d = nav.push_direction(k);
+        Vector3::new(d.x, 0.0, d.y)
     }
 
     pub fn surface_flow_field_on(&self) -> bool {
@@ -1115,4 +1171,20 @@ fn report_changed(reported: &mut Vec<String>, problems: Vec<String>) {
         }
     }
     *reported = problems;
+}
+
+/// What takes agents' blows on a modifier: its first child with an `apply_swarm_damage` method
+/// (a SwarmBreakable, or a game script), scaled by that child's `strike_damage_scale` when it has
+/// one; else the modifier's parent when it has `apply_swarm_damage` (scale 1).
+fn damage_receiver(modifier: &Gd<SwarmFlowModifier>) -> Option<(Gd<Node>, f32)> {
+    for child in modifier.get_children().iter_shared() {
+        if child.has_method("apply_swarm_damage") {
+            let scale = child.get("strike_damage_scale");
+            let scale = if scale.is_nil() { 1.0 } else { scale.try_to::<f32>().unwrap_or(1.0) };
+            let scale = if scale.is_finite() { scale.max(0.0) } else { 0.0 };
+            return Some((child, scale));
+        }
+    }
+    let parent = modifier.get_parent()?;
+    parent.has_method("apply_swarm_damage").then_some((parent, 1.0))
 }
