@@ -58,3 +58,28 @@ func make_manager(n: String = "Swarm", max_agents: int = -1) -> SwarmManager:
 ## Returns the done-result of the test: true when no check failed.
 func passed() -> bool:
 	return failures.is_empty()
+
+
+## A StaticBody3D with a box collider of `size` centred at the global `center`, under `parent`.
+func add_static_box(parent: Node, center: Vector3, size: Vector3) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = size
+	shape.shape = box
+	body.add_child(shape)
+	parent.add_child(body)
+	body.global_position = center
+	return body
+
+
+## A 40 x 40 m floor (top at y = 0) split by a 3 m wall along x at z = 0 with one 2 m doorway
+## at x in 1..3. Waits two physics frames so the bodies are in the physics space.
+func make_doorway_level() -> Node3D:
+	var level := Node3D.new()
+	add_child(level)
+	add_static_box(level, Vector3(0, -0.5, 0), Vector3(40, 1, 40))
+	add_static_box(level, Vector3(-9.5, 1.5, 0), Vector3(21, 3, 1))
+	add_static_box(level, Vector3(11.5, 1.5, 0), Vector3(17, 3, 1))
+	await physics_frames(2)
+	return level

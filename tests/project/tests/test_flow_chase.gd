@@ -6,22 +6,11 @@
 extends "res://test_base.gd"
 
 
-func _box(parent: Node, center: Vector3, size: Vector3) -> void:
-	var body := StaticBody3D.new()
-	var shape := CollisionShape3D.new()
-	var box := BoxShape3D.new()
-	box.size = size
-	shape.shape = box
-	body.add_child(shape)
-	parent.add_child(body)
-	body.global_position = center
-
-
 func run() -> bool:
 	var level := Node3D.new()
 	add_child(level)
-	_box(level, Vector3(0, -0.5, 0), Vector3(40, 1, 40))          # floor, top at y = 0
-	_box(level, Vector3(-3, 1.5, 0), Vector3(34, 3, 1))          # wall along x, z in -0.5..0.5, from x = -20 to 14
+	add_static_box(level, Vector3(0, -0.5, 0), Vector3(40, 1, 40))          # floor, top at y = 0
+	add_static_box(level, Vector3(-3, 1.5, 0), Vector3(34, 3, 1))          # wall along x, z in -0.5..0.5, from x = -20 to 14
 	await physics_frames(2)
 
 	var manager := make_manager("Flow")

@@ -5,24 +5,8 @@
 extends "res://test_base.gd"
 
 
-func _box(parent: Node, center: Vector3, size: Vector3) -> void:
-	var body := StaticBody3D.new()
-	var shape := CollisionShape3D.new()
-	var box := BoxShape3D.new()
-	box.size = size
-	shape.shape = box
-	body.add_child(shape)
-	parent.add_child(body)
-	body.global_position = center
-
-
 func run() -> bool:
-	var level := Node3D.new()
-	add_child(level)
-	_box(level, Vector3(0, -0.5, 0), Vector3(40, 1, 40))      # floor
-	_box(level, Vector3(-9.5, 1.5, 0), Vector3(21, 3, 1))    # wall x -20..1
-	_box(level, Vector3(11.5, 1.5, 0), Vector3(17, 3, 1))    # wall x 3..20: doorway at x 1..3
-	await physics_frames(2)
+	await make_doorway_level()
 
 	var manager := make_manager("Doors")
 	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
