@@ -4,5 +4,6 @@ pub mod director;
 pub mod flow_baker_node;
 pub mod flow_modifier;
 pub mod manager;
+pub mod pushable;
 pub mod spawners;
 pub mod target;
