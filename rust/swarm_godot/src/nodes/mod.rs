@@ -1,5 +1,6 @@
 //! Scene nodes: the manager that owns a world, and targets agents chase.
 
+pub mod breakable;
 pub mod director;
 pub mod flow_baker_node;
 pub mod flow_modifier;

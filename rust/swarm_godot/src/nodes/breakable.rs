@@ -1,0 +1,559 @@
+//! `SwarmBreakable`: health for a door or barricade (a child of a `SwarmFlowModifier`) that the
+//! swarm fights through with strikes and crowd pressure; it breaks the modifier open at zero
+//! health and `repair()` undoes exactly what the break did.
+
+use godot::classes::{Area3D, CollisionObject3D, CollisionPolygon3D, CollisionShape3D, Engine, INode, Node};
+use godot::prelude::*;
+
+use crate::nodes::flow_modifier::SwarmFlowModifier;
+use crate::nodes::manager::SwarmManager;
+
+/// Health for anything the swarm should fight its way through: a door, a barricade, a boarded
+/// window. Make it a child of the [SwarmFlowModifier] whose box it guards. Agents pressing the
+/// closed box strike it ([member strike_damage_scale] of each blow comes off), and every agent
+/// pressing it wears it down by [member crowd_pressure_per_agent] per second. Below
+/// [member damaged_below] it turns [constant DAMAGED] and the modifier's route cost drops once to
+/// [member damaged_route_cost_scale] of itself, so the crowd notices the door giving way; at zero
+/// health it is [constant BROKEN]: the modifier opens ([member SwarmFlowModifier.is_open]), the
+/// colliders and objects configured here switch off or on, and [signal broken] fires once.
+/// [method repair] restores exactly what the break and the damage changed.
+///
+/// Strikes the manager lands during its step are applied at this node's next physics frame, so
+/// game code reacting to this node's signals may call back into the manager.
+#[derive(GodotClass)]
+#[class(tool, init, base = Node)]
+pub struct SwarmBreakable {
+    /// Health at full. Every strike and every tick of crowd pressure comes off this.
+    #[export(range = (0.1, 10000.0, 0.1, or_greater))]
+    #[init(val = 100.0)]
+    max_health: f32,
+    /// Share of each agent's blow this object takes: 1 in full, 0.5 for a reinforced door, 0
+    /// means agents stop swinging at it and only press. Crowd pressure and [method apply_damage]
+    /// are not affected.
+    #[export(range = (0.0, 1.0, 0.01, or_greater))]
+    #[init(val = 1.0)]
+    strike_damage_scale: f32,
+    /// Health fraction at or below which the object is [constant DAMAGED]; crossing it fires
+    /// [signal state_changed] and lowers the route cost once.
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[init(val = 0.5)]
+    damaged_below: f32,
+    /// Share of the modifier's [member SwarmFlowModifier.route_cost] a crossing pays once
+    /// [constant DAMAGED]: 0.5 halves it, 1 keeps the full cost until it breaks. Applied once, at
+    /// the state crossing, never continuously.
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[init(val = 0.5)]
+    damaged_route_cost_scale: f32,
+    /// Health per second each agent pressing the modifier's closed box takes off, on top of the
+    /// strikes (only while the modifier's [member SwarmFlowModifier.agents_attack_it] is on). 0
+    /// turns crowd pressure off.
+    #[export(range = (0.0, 100.0, 0.01, or_greater, suffix = "hp/s"))]
+    #[init(val = 2.0)]
+    crowd_pressure_per_agent: f32,
+    /// How far an agent's strike is heard: [signal noise_made] carries it. Perception (agents
+    /// hearing the noise and searching for it) comes later; today only the signal is emitted.
+    #[export_group(name = "Noise")]
+    #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = 12.0)]
+    hit_noise_radius: f32,
+    /// Shortest time between two hit noises, however many agents strike.
+    #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "s"))]
+    #[init(val = 1.0)]
+    hit_noise_interval: f32,
+    /// How far the break is heard ([signal noise_made] at the moment it breaks).
+    #[export(range = (0.0, 200.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = 30.0)]
+    break_noise_radius: f32,
+    /// On: [method apply_damage] counts only when its context's `source` is a [SwarmManager], so
+    /// the player's own weapons do not break doors. Agents' strikes ([method apply_swarm_damage])
+    /// always count.
+    #[export_group(name = "Break")]
+    #[export]
+    #[init(val = true)]
+    only_swarm_damage: bool,
+    /// At the break, disables every CollisionShape3D and CollisionPolygon3D under the body the
+    /// modifier belongs to (its nearest PhysicsBody3D ancestor), except triggers (Area3D) and
+    /// anything under [member show_on_break]. [method repair] re-enables exactly those.
+    #[export]
+    #[init(val = true)]
+    disable_colliders_on_break: bool,
+    /// Nodes hidden at the break (typically the door leaf); shown when the game starts and again
+    /// at [method repair]. Leave empty and react to [signal broken] instead, if you like.
+    #[export]
+    hide_on_break: Array<NodePath>,
+    /// Nodes shown at the break (a fallen door, planks, rubble); hidden when the game starts, even
+    /// if left visible in the editor, and again at [method repair].
+    #[export]
+    show_on_break: Array<NodePath>,
+
+    health: f32,
+    state: i64,
+    started: bool,
+    /// Route cost before the damaged crossing scaled it (restored by repair).
+    saved_route_cost: Option<f32>,
+    /// What the break changed: the modifier's is_open before it, the colliders it disabled.
+    open_before_break: Option<bool>,
+    disabled_colliders: Vec<Gd<Node>>,
+    /// Strikes the manager delivered during its step, applied at the next physics frame.
+    pending_strikes: Vec<(f32, Vector3)>,
+    pressing: i64,
+    since_hit_noise: f32,
+    setup_reported: bool,
+
+    base: Base<Node>,
+}
+
+#[godot_api]
+impl SwarmBreakable {
+    /// Full or lightly damaged: health above [member damaged_below].
+    #[constant]
+    pub const INTACT: i64 = 0;
+    /// Health at or below [member damaged_below]; the route cost has dropped.
+    #[constant]
+    pub const DAMAGED: i64 = 1;
+    /// Health reached zero (or [method break_now]): the modifier is open.
+    #[constant]
+    pub const BROKEN: i64 = 2;
+
+    /// Health changed (a strike, crowd pressure, game damage, a break, or [method repair], which
+    /// sends 1.0). `fraction` is health / [member max_health].
+    #[signal]
+    fn damaged(fraction: f32);
+    /// The state changed to [constant INTACT], [constant DAMAGED] or [constant BROKEN].
+    #[signal]
+    fn state_changed(state: i64);
+    /// It broke (once per break).
+    #[signal]
+    fn broken();
+    /// The number of agents pressing the modifier's closed box changed.
+    #[signal]
+    fn pressure_changed(count: i64);
+    /// A strike or the break made a noise heard within `radius` of `position`. Perception does
+    /// not consume it yet; game code may (for instance with its own sounds).
+    #[signal]
+    fn noise_made(position: Vector3, radius: f32);
+
+    /// An agent's blow (the manager calls this with the amount already scaled by
+    /// [member strike_damage_scale]). Not affected by [member only_swarm_damage]. When the
+    /// context's `source` is a [SwarmManager] the blow is applied at this node's next physics
+    /// frame (outside the manager's step), else at once.
+    #[func]
+    fn apply_swarm_damage(&mut self, amount: f32, context: VarDictionary) {
+        if !self.valid_amount("apply_swarm_damage", amount) {
+            return;
+        }
+        let point = context.get("hit_point").and_then(|v| v.try_to::<Vector3>().ok()).filter(|p| p.is_finite());
+        let point = point.unwrap_or_else(|| self.noise_position());
+        let from_manager = context.get("source").is_some_and(|s| s.try_to::<Gd<SwarmManager>>().is_ok());
+        if from_manager && !Engine::singleton().is_editor_hint() {
+            self.pending_strikes.push((amount, point));
+        } else {
+            self.strike(amount, point);
+        }
+    }
+
+    /// Damage from game code. Ignored while [member only_swarm_damage] is on unless the context's
+    /// `source` is a [SwarmManager]. Not scaled by [member strike_damage_scale].
+    #[func]
+    fn apply_damage(&mut self, amount: f32, context: VarDictionary) {
+        if !self.valid_amount("apply_damage", amount) {
+            return;
+        }
+        if self.only_swarm_damage {
+            let from_manager = context.get("source").is_some_and(|s| s.try_to::<Gd<SwarmManager>>().is_ok());
+            if !from_manager {
+                return;
+            }
+        }
+        self.take(amount);
+    }
+
+    /// Breaks it now, whatever its health.
+    #[func]
+    fn break_now(&mut self) {
+        self.ensure_started();
+        if self.state == Self::BROKEN {
+            return;
+        }
+        let had = self.health;
+        self.health = 0.0;
+        if had > 0.0 {
+            self.signals().damaged().emit(0.0);
+        }
+        self.do_break();
+    }
+
+    /// Full health and the full route cost again, and switches back exactly what the break
+    /// switched: the modifier's is_open as it was before the break, the colliders the break
+    /// disabled, [member hide_on_break] shown and [member show_on_break] hidden.
+    #[func]
+    fn repair(&mut self) {
+        self.ensure_started();
+        let modifier = self.modifier();
+        if let (Some(cost), Some(m)) = (self.saved_route_cost.take(), modifier.as_ref()) {
+            m.clone().set("route_cost", &cost.to_variant());
+        }
+        if let Some(was_open) = self.open_before_break.take() {
+            if let Some(m) = modifier.as_ref() {
+                m.clone().set("is_open", &was_open.to_variant());
+            }
+        }
+        for mut c in std::mem::take(&mut self.disabled_colliders) {
+            if c.is_instance_valid() {
+                c.set("disabled", &false.to_variant());
+            }
+        }
+        self.set_start_visibility();
+        self.pending_strikes.clear();
+        self.health = self.max_health();
+        let was = self.state;
+        self.state = Self::INTACT;
+        self.signals().damaged().emit(1.0);
+        if was != Self::INTACT {
+            self.signals().state_changed().emit(Self::INTACT);
+        }
+    }
+
+    /// Current health (0 when broken).
+    #[func]
+    fn get_health(&self) -> f32 {
+        if self.started { self.health } else { self.max_health() }
+    }
+
+    /// [constant INTACT], [constant DAMAGED] or [constant BROKEN].
+    #[func]
+    fn get_state(&self) -> i64 {
+        self.state
+    }
+
+    /// Agents pressing the modifier's closed box at the last physics frame.
+    #[func]
+    fn get_pressing_agent_count(&self) -> i64 {
+        self.pressing
+    }
+
+    /// What is wrong with this breakable's setup (the editor shows the same as configuration
+    /// warnings); empty when it works.
+    #[func]
+    fn get_setup_warnings(&self) -> PackedStringArray {
+        self.setup_warnings()
+    }
+}
+
+#[godot_api]
+impl INode for SwarmBreakable {
+    fn ready(&mut self) {
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        self.ensure_started();
+        if self.modifier().is_none() {
+            self.report_setup();
+        }
+    }
+
+    fn physics_process(&mut self, delta: f64) {
+        if Engine::singleton().is_editor_hint() || !self.started {
+            return;
+        }
+        let dt = if delta.is_finite() { delta.max(0.0) as f32 } else { 0.0 };
+        self.since_hit_noise += dt;
+        for (amount, point) in std::mem::take(&mut self.pending_strikes) {
+            self.strike(amount, point);
+        }
+        let Some(m) = self.modifier() else {
+            self.report_setup();
+            return;
+        };
+        let attack = m.get("agents_attack_it").try_to::<bool>().unwrap_or(false);
+        let count = if attack && self.state != Self::BROKEN {
+            m.clone().call("get_pressing_agent_count", &[]).try_to::<i64>().unwrap_or(0).max(0)
+        } else {
+            0
+        };
+        if count != self.pressing {
+            self.pressing = count;
+            self.signals().pressure_changed().emit(count);
+        }
+        let per_agent = self.crowd_pressure_per_agent;
+        if count > 0 && per_agent.is_finite() && per_agent > 0.0 && self.state != Self::BROKEN {
+            self.take(per_agent * count as f32 * dt);
+        }
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        self.setup_warnings()
+    }
+}
+
+impl SwarmBreakable {
+    fn label(&self) -> String {
+        let b = self.base();
+        if b.is_inside_tree() { b.get_path().to_string() } else { format!("SwarmBreakable '{}'", b.get_name()) }
+    }
+
+    fn valid_amount(&self, method: &str, amount: f32) -> bool {
+        if amount.is_finite() && amount >= 0.0 {
+            return true;
+        }
+        godot_error!(
+            "{}: {method}: amount must be a finite number at or above 0, got {amount}; the damage is ignored",
+            self.label()
+        );
+        false
+    }
+
+    /// max_health, refused (with 1 used instead) when not a positive finite number.
+    fn max_health(&self) -> f32 {
+        if self.max_health.is_finite() && self.max_health > 0.0 { self.max_health } else { 1.0 }
+    }
+
+    fn modifier(&self) -> Option<Gd<SwarmFlowModifier>> {
+        self.base().get_parent()?.try_cast::<SwarmFlowModifier>().ok()
+    }
+
+    /// Reports a breakable outside a SwarmFlowModifier once.
+    fn report_setup(&mut self) {
+        if !self.setup_reported {
+            self.setup_reported = true;
+            godot_error!(
+                "{}: parent: a SwarmBreakable must be a child of a SwarmFlowModifier (the box it guards); it takes damage but cannot open anything",
+                self.label()
+            );
+        }
+    }
+
+    /// First use at run time: full health, bad fields reported, start visibility.
+    fn ensure_started(&mut self) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        let label = self.label();
+        if !(self.max_health.is_finite() && self.max_health > 0.0) {
+            godot_error!("{label}: max_health must be a finite number above 0, got {}; using 1", self.max_health);
+        }
+        for (name, v) in [
+            ("strike_damage_scale", self.strike_damage_scale),
+            ("damaged_below", self.damaged_below),
+            ("damaged_route_cost_scale", self.damaged_route_cost_scale),
+            ("crowd_pressure_per_agent", self.crowd_pressure_per_agent),
+            ("hit_noise_radius", self.hit_noise_radius),
+            ("hit_noise_interval", self.hit_noise_interval),
+            ("break_noise_radius", self.break_noise_radius),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                godot_error!("{label}: {name} must be a finite number at or above 0, got {v}; using 0");
+            }
+        }
+        self.health = self.max_health();
+        self.state = Self::INTACT;
+        self.since_hit_noise = f32::INFINITY;
+        self.set_start_visibility();
+    }
+
+    fn clean(v: f32) -> f32 {
+        if v.is_finite() { v.max(0.0) } else { 0.0 }
+    }
+
+    fn noise_position(&self) -> Vector3 {
+        match self.modifier() {
+            Some(m) => {
+                let c = m.get("center").try_to::<Vector3>().unwrap_or(Vector3::ZERO);
+                m.get_global_transform() * c
+            }
+            None => Vector3::ZERO,
+        }
+    }
+
+    /// An agent's blow: health and the hit noise.
+    fn strike(&mut self, amount: f32, point: Vector3) {
+        self.ensure_started();
+        if self.state == Self::BROKEN {
+            return;
+        }
+        let radius = Self::clean(self.hit_noise_radius);
+        if radius > 0.0 && self.since_hit_noise >= Self::clean(self.hit_noise_interval) {
+            self.since_hit_noise = 0.0;
+            self.signals().noise_made().emit(point, radius);
+        }
+        self.take(amount);
+    }
+
+    /// Takes `amount` off health and handles the damaged and broken crossings.
+    fn take(&mut self, amount: f32) {
+        self.ensure_started();
+        if self.state == Self::BROKEN || amount <= 0.0 {
+            return;
+        }
+        self.health = (self.health - amount).max(0.0);
+        let fraction = self.health / self.max_health();
+        self.signals().damaged().emit(fraction);
+        if self.state == Self::BROKEN {
+            return; // a handler broke or repaired it meanwhile
+        }
+        if self.health <= 0.0 {
+            self.do_break();
+            return;
+        }
+        if self.state == Self::INTACT && fraction <= Self::clean(self.damaged_below) {
+            self.state = Self::DAMAGED;
+            if let Some(mut m) = self.modifier() {
+                if let Ok(cost) = m.get("route_cost").try_to::<f32>() {
+                    self.saved_route_cost = Some(cost);
+                    let scaled = cost * Self::clean(self.damaged_route_cost_scale);
+                    m.set("route_cost", &scaled.to_variant());
+                }
+            }
+            self.signals().state_changed().emit(Self::DAMAGED);
+        }
+    }
+
+    fn do_break(&mut self) {
+        self.state = Self::BROKEN;
+        self.health = 0.0;
+        self.pending_strikes.clear();
+        let modifier = self.modifier();
+        if let Some(mut m) = modifier.clone() {
+            let was_open = m.get("is_open").try_to::<bool>().unwrap_or(false);
+            self.open_before_break = Some(was_open);
+            m.set("is_open", &true.to_variant());
+        } else {
+            self.report_setup();
+        }
+        if self.disable_colliders_on_break {
+            let shown = self.resolve("show_on_break");
+            if let Some(body) = modifier.as_ref().and_then(|m| body_of(m)) {
+                let mut found = Vec::new();
+                collect_colliders(body.upcast(), &shown, &mut found);
+                for mut c in found {
+                    if !c.get("disabled").try_to::<bool>().unwrap_or(true) {
+                        c.set("disabled", &true.to_variant());
+                        self.disabled_colliders.push(c);
+                    }
+                }
+            }
+        }
+        for n in self.resolve("hide_on_break") {
+            set_visible(n, false);
+        }
+        for n in self.resolve("show_on_break") {
+            set_visible(n, true);
+        }
+        if self.pressing != 0 {
+            self.pressing = 0;
+            self.signals().pressure_changed().emit(0);
+        }
+        self.signals().state_changed().emit(Self::BROKEN);
+        self.signals().broken().emit();
+        let radius = Self::clean(self.break_noise_radius);
+        if radius > 0.0 {
+            let at = self.noise_position();
+            self.signals().noise_made().emit(at, radius);
+        }
+    }
+
+    /// hide_on_break shown, show_on_break hidden (at start and at repair).
+    fn set_start_visibility(&mut self) {
+        for n in self.resolve("hide_on_break") {
+            set_visible(n, true);
+        }
+        for n in self.resolve("show_on_break") {
+            set_visible(n, false);
+        }
+    }
+
+    /// The nodes of a path list (paths relative to this node); a path that leads nowhere is
+    /// reported with the field's name.
+    fn resolve(&self, field: &str) -> Vec<Gd<Node>> {
+        let paths = if field == "hide_on_break" { &self.hide_on_break } else { &self.show_on_break };
+        let mut out = Vec::new();
+        for p in paths.iter_shared() {
+            if p.is_empty() {
+                continue;
+            }
+            match self.base().get_node_or_null(&p) {
+                Some(n) => out.push(n),
+                None => godot_error!("{}: {field}: no node at path '{p}'", self.label()),
+            }
+        }
+        out
+    }
+
+    fn setup_warnings(&self) -> PackedStringArray {
+        let mut w = PackedStringArray::new();
+        let Some(m) = self.modifier() else {
+            w.push("A SwarmBreakable must be a child of a SwarmFlowModifier (the box agents press and strike): move it under one.");
+            return w;
+        };
+        if !m.get("blocks_agents").try_to::<bool>().unwrap_or(true) {
+            w.push("The parent SwarmFlowModifier has Blocks Agents off, so agents walk through its box and nothing presses or strikes this: turn Blocks Agents on.");
+        }
+        if !m.get("agents_attack_it").try_to::<bool>().unwrap_or(true) {
+            w.push("The parent SwarmFlowModifier has Agents Attack It off, so agents neither strike this nor wear it down by crowd pressure: turn it on, or break it only from script.");
+        }
+        for child in m.get_children().iter_shared() {
+            if child.instance_id() == self.base().instance_id() {
+                break;
+            }
+            if child.has_method("apply_swarm_damage") {
+                w.push(&format!(
+                    "'{}' comes before this SwarmBreakable under the modifier and also has apply_swarm_damage, so it takes the agents' blows: move this breakable up to be the first.",
+                    child.get_name()
+                ));
+                break;
+            }
+        }
+        if let Ok(mgr) = crate::lookup::find_manager(&m.clone().upcast()) {
+            let mb = mgr.bind();
+            if !mb.surface_flow_field_on() {
+                w.push("The manager's Surface Flow Field is off, so the modifier stops nobody and nothing strikes this: turn on Surface Flow Field Enabled on the SwarmManager.");
+            } else if !mb.enforces_cell_boundaries() {
+                w.push("Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings, so the closed box stops nobody and nothing presses or strikes this: turn it on.");
+            }
+        }
+        if self.disable_colliders_on_break && body_of(&m).is_none() {
+            w.push("Disable Colliders On Break is on but the modifier is not under a PhysicsBody3D, so there are no colliders to disable: put the modifier under the door's body, or turn the option off.");
+        }
+        for (field, paths) in [("Hide On Break", &self.hide_on_break), ("Show On Break", &self.show_on_break)] {
+            for p in paths.iter_shared() {
+                if !p.is_empty() && self.base().get_node_or_null(&p).is_none() {
+                    w.push(&format!("{field}: no node at path '{p}'."));
+                }
+            }
+        }
+        w
+    }
+}
+
+/// The body a modifier belongs to: its nearest PhysicsBody3D ancestor.
+fn body_of(modifier: &Gd<SwarmFlowModifier>) -> Option<Gd<CollisionObject3D>> {
+    let mut p = modifier.get_parent();
+    while let Some(n) = p {
+        if n.is_class("PhysicsBody3D") {
+            return n.try_cast::<CollisionObject3D>().ok();
+        }
+        p = n.get_parent();
+    }
+    None
+}
+
+/// CollisionShape3D / CollisionPolygon3D nodes under `node`, skipping Area3D (triggers) and the
+/// subtrees in `skip`.
+fn collect_colliders(node: Gd<Node>, skip: &[Gd<Node>], out: &mut Vec<Gd<Node>>) {
+    for child in node.get_children().iter_shared() {
+        if skip.iter().any(|s| s.instance_id() == child.instance_id()) || child.clone().try_cast::<Area3D>().is_ok() {
+            continue;
+        }
+        if child.clone().try_cast::<CollisionShape3D>().is_ok() || child.clone().try_cast::<CollisionPolygon3D>().is_ok() {
+            out.push(child.clone());
+        }
+        collect_colliders(child, skip, out);
+    }
+}
+
+fn set_visible(mut node: Gd<Node>, visible: bool) {
+    if node.is_class("Node3D") || node.is_class("CanvasItem") {
+        node.set("visible", &visible.to_variant());
+    }
+}
