@@ -2,16 +2,22 @@
 extends EditorPlugin
 ## Editor side of the Swarm addon. The node and resource classes come from the GDExtension
 ## (swarm.gdextension) and are registered by Godot on load; this plugin adds what only the
-## editor needs: the gizmo that draws the spawners' areas in the 3D view, and the Bake Flow Field
-## button (with its progress bar) in the SwarmManager inspector.
+## editor needs: the gizmos that draw the spawners' areas and the flow modifiers' boxes in the 3D
+## view, and the Bake Flow Field button (with its progress bar) in the SwarmManager inspector.
 
 var _spawner_gizmo: EditorNode3DGizmoPlugin
+var _modifier_gizmo: EditorNode3DGizmoPlugin
 var _flow_field_inspector: EditorInspectorPlugin
 
 
 func _enter_tree() -> void:
 	_spawner_gizmo = preload("spawner_gizmo.gd").new()
 	add_node_3d_gizmo_plugin(_spawner_gizmo)
+	_modifier_gizmo = preload("modifier_gizmo.gd").new()
+	add_node_3d_gizmo_plugin(_modifier_gizmo)
+	# SwarmFlowModifier does not call update_gizmos() itself: redraw after an edit or an undo.
+	EditorInterface.get_inspector().property_edited.connect(_on_property_edited)
+	get_undo_redo().version_changed.connect(_redraw_selected_modifiers)
 	_flow_field_inspector = preload("flow_field_inspector.gd").new()
 	_flow_field_inspector.undo_redo = get_undo_redo()
 	add_inspector_plugin(_flow_field_inspector)
@@ -21,6 +27,24 @@ func _exit_tree() -> void:
 	if _spawner_gizmo != null:
 		remove_node_3d_gizmo_plugin(_spawner_gizmo)
 		_spawner_gizmo = null
+	if _modifier_gizmo != null:
+		remove_node_3d_gizmo_plugin(_modifier_gizmo)
+		_modifier_gizmo = null
+	var inspector := EditorInterface.get_inspector()
+	if inspector != null and inspector.property_edited.is_connected(_on_property_edited):
+		inspector.property_edited.disconnect(_on_property_edited)
+	if get_undo_redo().version_changed.is_connected(_redraw_selected_modifiers):
+		get_undo_redo().version_changed.disconnect(_redraw_selected_modifiers)
 	if _flow_field_inspector != null:
 		remove_inspector_plugin(_flow_field_inspector)
 		_flow_field_inspector = null
+
+
+func _redraw_selected_modifiers() -> void:
+	for n in EditorInterface.get_selection().get_selected_nodes():
+		if n is Node3D and n.is_class("SwarmFlowModifier"):
+			n.update_gizmos()
+
+
+func _on_property_edited(_property: String) -> void:
+	_redraw_selected_modifiers()
