@@ -84,6 +84,10 @@ func run() -> bool:
 	var pushable: SwarmPushable = parts[2]
 	w = pushable.get_setup_warnings()
 	check(w.size() == 1 and "Force Per Agent" in w[0], "warning with force_per_agent 0: %s" % [w])
+	bin.collision_layer = 1 | 2
+	w = pushable.get_setup_warnings()
+	check(w.size() == 2 and "layer(s) 1 of the manager's Walkable Mask" in w[0], "warning with the bin on a walkable layer: %s" % [w])
+	bin.collision_layer = 2
 
 	var target := SwarmTarget.new()
 	add_child(target)

@@ -172,6 +172,18 @@ impl SwarmPushable {
         match rigid_body_above(&modifier) {
             None => w.push("The parent SwarmFlowModifier has no RigidBody3D ancestor, so there is nothing to push: make the modifier a child of the RigidBody3D the crowd should shove.".into()),
             Some(body) => {
+                let walkable = find_manager(&modifier.clone().upcast())
+                    .ok()
+                    .and_then(|m| m.get("walkable_mask").try_to::<i64>().ok())
+                    .unwrap_or(0) as u32;
+                let shared = body.get_collision_layer() & walkable;
+                if shared != 0 {
+                    w.push(format!(
+                        "The RigidBody3D '{}' is on physics layer(s) {} of the manager's Walkable Mask, so the flow field bake takes it for fixed ground or wall where it stood: move the body to a layer outside Walkable Mask (one that still collides with the floor and walls) and bake again.",
+                        body.get_name(),
+                        (0..32).filter(|b| shared & (1 << b) != 0).map(|b| (b + 1).to_string()).collect::<Vec<_>>().join(", ")
+                    ));
+                }
                 if body.is_freeze_enabled() {
                     w.push(format!(
                         "The RigidBody3D '{}' is frozen, so forces do not move it: turn Freeze off (a kinematic body gets no crowd push).",
@@ -184,7 +196,9 @@ impl SwarmPushable {
             w.push("The parent SwarmFlowModifier's Blocks Agents is off: agents walk through its box, nobody presses it and nothing pushes the body. Turn Blocks Agents on.".into());
         }
         if !(self.force_per_agent > 0.0) || !(self.max_crowd_force > 0.0) {
-            w.push("Force Per Agent or Max Crowd Force is 0, so the crowd never moves the body: set both above 0.".into());
+            w.push(
+                "Force Per Agent or Max Crowd Force is 0, so the crowd never moves the body: set both above 0.".into(),
+            );
         }
         w
     }
