@@ -217,7 +217,11 @@ impl SwarmBreakable {
     /// Current health (0 when broken).
     #[func]
     fn get_health(&self) -> f32 {
-        if self.started { self.health } else { self.max_health() }
+        if self.started {
+            self.health
+        } else {
+            self.max_health()
+        }
     }
 
     /// [constant INTACT], [constant DAMAGED] or [constant BROKEN].
@@ -289,7 +293,11 @@ impl INode for SwarmBreakable {
 impl SwarmBreakable {
     fn label(&self) -> String {
         let b = self.base();
-        if b.is_inside_tree() { b.get_path().to_string() } else { format!("SwarmBreakable '{}'", b.get_name()) }
+        if b.is_inside_tree() {
+            b.get_path().to_string()
+        } else {
+            format!("SwarmBreakable '{}'", b.get_name())
+        }
     }
 
     fn valid_amount(&self, method: &str, amount: f32) -> bool {
@@ -305,7 +313,11 @@ impl SwarmBreakable {
 
     /// max_health, refused (with 1 used instead) when not a positive finite number.
     fn max_health(&self) -> f32 {
-        if self.max_health.is_finite() && self.max_health > 0.0 { self.max_health } else { 1.0 }
+        if self.max_health.is_finite() && self.max_health > 0.0 {
+            self.max_health
+        } else {
+            1.0
+        }
     }
 
     fn modifier(&self) -> Option<Gd<SwarmFlowModifier>> {
@@ -353,7 +365,11 @@ impl SwarmBreakable {
     }
 
     fn clean(v: f32) -> f32 {
-        if v.is_finite() { v.max(0.0) } else { 0.0 }
+        if v.is_finite() {
+            v.max(0.0)
+        } else {
+            0.0
+        }
     }
 
     fn noise_position(&self) -> Vector3 {
@@ -423,7 +439,7 @@ impl SwarmBreakable {
         }
         if self.disable_colliders_on_break {
             let shown = self.resolve("show_on_break");
-            if let Some(body) = modifier.as_ref().and_then(|m| body_of(m)) {
+            if let Some(body) = modifier.as_ref().and_then(body_of) {
                 let mut found = Vec::new();
                 collect_colliders(body.upcast(), &shown, &mut found);
                 for mut c in found {
@@ -545,7 +561,9 @@ fn collect_colliders(node: Gd<Node>, skip: &[Gd<Node>], out: &mut Vec<Gd<Node>>)
         if skip.iter().any(|s| s.instance_id() == child.instance_id()) || child.clone().try_cast::<Area3D>().is_ok() {
             continue;
         }
-        if child.clone().try_cast::<CollisionShape3D>().is_ok() || child.clone().try_cast::<CollisionPolygon3D>().is_ok() {
+        if child.clone().try_cast::<CollisionShape3D>().is_ok()
+            || child.clone().try_cast::<CollisionPolygon3D>().is_ok()
+        {
             out.push(child.clone());
         }
         collect_colliders(child, skip, out);
