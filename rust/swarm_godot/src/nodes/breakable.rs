@@ -2,6 +2,7 @@
 //! swarm fights through with strikes and crowd pressure; it breaks the modifier open at zero
 //! health and `repair()` undoes exactly what the break did.
 
+use godot::classes::notify::NodeNotification;
 use godot::classes::{Area3D, CollisionObject3D, CollisionPolygon3D, CollisionShape3D, Engine, INode, Node};
 use godot::prelude::*;
 
@@ -82,7 +83,8 @@ pub struct SwarmBreakable {
     #[export]
     hide_on_break: Array<NodePath>,
     /// Nodes shown at the break (a fallen door, planks, rubble); hidden when the game starts, even
-    /// if left visible in the editor, and again at [method repair].
+    /// if left visible in the editor, and again at [method repair]. Only their visibility changes:
+    /// colliders under them stay as they are (they are never disabled by the break).
     #[export]
     show_on_break: Array<NodePath>,
 
@@ -287,6 +289,13 @@ impl INode for SwarmBreakable {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.setup_warnings()
+    }
+
+    fn on_notification(&mut self, what: NodeNotification) {
+        // Moved under (or out of) a modifier: refresh the editor's warning icon.
+        if what == NodeNotification::PARENTED || what == NodeNotification::UNPARENTED {
+            self.base_mut().update_configuration_warnings();
+        }
     }
 }
 
