@@ -1,7 +1,7 @@
 # A barricade (a StaticBody3D in the doorway with a SwarmFlowModifier and a SwarmBreakable under
 # it) is battered down by the crowd's blows: it turns DAMAGED, then BROKEN, `broken` fires exactly
 # once, its collider is disabled, the leaf hides and the rubble shows, and the agents then pass
-# through. Game damage is ignored while only_swarm_damage is on; bad damage is refused by name.
+# through; a `broken` handler can call into the manager. Game damage is ignored while only_swarm_damage is on; bad damage is refused by name.
 # expect_error: apply_swarm_damage: amount must be a finite number at or above 0, got NaN
 # expect_error: apply_damage: amount must be a finite number at or above 0, got -5
 extends "res://test_base.gd"
@@ -49,7 +49,11 @@ func run() -> bool:
 	door.add_child(breakable)
 	add_child(body)
 	body.global_position = Vector3(2, 0, 0)
-	breakable.broken.connect(func() -> void: broken_count += 1)
+	# Game code may call back into the manager from the breakable's signals (blows are applied
+	# outside the manager's step).
+	breakable.broken.connect(func() -> void:
+		broken_count += 1
+		check(manager.get_agent_count() == 20, "manager readable from broken"))
 	breakable.state_changed.connect(func(s: int) -> void: states.append(s))
 	breakable.noise_made.connect(func(_p: Vector3, _r: float) -> void: noises += 1)
 	breakable.damaged.connect(func(f: float) -> void: fractions.append(f))
