@@ -120,7 +120,7 @@ impl INode for SwarmPushable {
         }
         let dir = if dir.length_squared() > 1.0 { dir.normalized() } else { dir };
         let magnitude = (count as f32 * self.force_per_agent).min(self.max_crowd_force);
-        if !(magnitude > 0.0) {
+        if magnitude.is_nan() || magnitude <= 0.0 {
             return;
         }
         let force = dir * magnitude;
@@ -195,7 +195,7 @@ impl SwarmPushable {
         if !modifier.get("blocks_agents").try_to::<bool>().unwrap_or(true) {
             w.push("The parent SwarmFlowModifier's Blocks Agents is off: agents walk through its box, nobody presses it and nothing pushes the body. Turn Blocks Agents on.".into());
         }
-        if !(self.force_per_agent > 0.0) || !(self.max_crowd_force > 0.0) {
+        if self.force_per_agent <= 0.0 || self.max_crowd_force <= 0.0 {
             w.push(
                 "Force Per Agent or Max Crowd Force is 0, so the crowd never moves the body: set both above 0.".into(),
             );
