@@ -2,6 +2,7 @@
 //! Each physics frame it reads the modifier's pressing-agent count and mean push direction from
 //! the manager and applies a capped central force to the body.
 
+use godot::classes::notify::NodeNotification;
 use godot::classes::{INode, Node, RigidBody3D};
 use godot::prelude::*;
 
@@ -80,11 +81,13 @@ impl SwarmPushable {
     #[func]
     fn set_force_per_agent(&mut self, v: f32) {
         self.force_per_agent = self.checked("force_per_agent", v);
+        self.base_mut().update_configuration_warnings();
     }
 
     #[func]
     fn set_max_crowd_force(&mut self, v: f32) {
         self.max_crowd_force = self.checked("max_crowd_force", v);
+        self.base_mut().update_configuration_warnings();
     }
 }
 
@@ -131,6 +134,13 @@ impl INode for SwarmPushable {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.get_setup_warnings()
+    }
+
+    fn on_notification(&mut self, what: NodeNotification) {
+        // Moved under (or out of) a modifier: refresh the editor's warning icon.
+        if what == NodeNotification::PARENTED || what == NodeNotification::UNPARENTED {
+            self.base_mut().update_configuration_warnings();
+        }
     }
 }
 
