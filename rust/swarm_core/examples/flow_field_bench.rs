@@ -174,6 +174,27 @@ fn main() {
     });
     rows.push(("restamp 8 door boxes".into(), format!("{:.1} us", stamp * 1000.0)));
 
+    // A whole-layer restamp with 100 modifiers (doors, barricades, bins), as after any change.
+    let boxes: Vec<ModifierBox> = (0..100)
+        .map(|k| {
+            let x = (k % 10) as f32 * 24.0 + 6.0;
+            let z = (k / 10) as f32 * 24.0 + 6.0;
+            let route = if k % 3 == 0 { RouteMode::Free } else { RouteMode::ExtraCost(10.0) };
+            ModifierBox::aligned(Vec3::new(x, 1.0, z), Vec3::new(2.0, 2.0, 1.0), true, route)
+        })
+        .collect();
+    let stamp100 = time_ms(11, || {
+        mods2.clear();
+        for b in &boxes {
+            mods2.stamp_box(&g, b);
+        }
+        black_box(mods2.route_fingerprint());
+    });
+    rows.push((
+        "restamp 100 modifier boxes (whole layer, with the route fingerprint)".into(),
+        format!("{:.1} us", stamp100 * 1000.0),
+    ));
+
     // Lookups, as an agent does once per step.
     integrate(&g, &mods, target, &mut job, &mut dist);
     dir.build(&g, &mods, &dist);
@@ -215,6 +236,18 @@ fn main() {
         black_box(acc);
     });
     rows.push(("step_cell + ground_height".into(), per(ms)));
+
+    // The closed-cell contact check every agent runs each step with cell boundaries enforced:
+    // `constrain_move` against the 100 boxes above (a move of a fifth of a cell).
+    let ms = time_ms(5, || {
+        let mut acc = 0u32;
+        for (&c, &p) in cells.iter().zip(&pos) {
+            let r = constrain_move(&g, &mods2, c, p, p + Vec3::new(0.1, 0.0, 0.05));
+            acc = acc.wrapping_add(r.cell ^ r.pressed);
+        }
+        black_box(acc);
+    });
+    rows.push(("closed-cell contact check per agent (constrain_move, 100 boxes stamped)".into(), per(ms)));
 
     // Route lengths.
     let mut sc = PathScratch::new();
