@@ -1,0 +1,468 @@
+extends Node3D
+## Swarm doors demo: a small walled town (four houses around a cross of streets) with the
+## player (a SwarmTarget) inside and ~1500 walkers outside. Each street end is closed differently:
+##   north  a player door: opens while the player stands in its trigger, shuts once the player
+##          has left and no agent is in the doorway (SwarmFlowModifier.is_open);
+##   west   a plank barricade (SwarmBreakable, low health) whose planks fall off as it weakens;
+##   south  a locked door (high route cost and health, no trigger): opens only when it breaks;
+##   east   an open gap with pushable bins (RigidBody3D on layer 2 + SwarmFlowModifier route FREE
+##          + SwarmPushable) that the crowd shoves into town.
+## The level is built in code, then the manager bakes its surface flow field at start
+## (bake_flow_field(), then surface_flow_field_enabled = true).
+##
+## Controls: WASD / arrow keys move the player. Without input it walks a loop through town that
+## passes the north door.
+##
+## User arguments (after `--`): --frames=N (run N physics frames, print stats, quit 0; headless
+## runs default to 600), --screenshot=PATH, --shot-frames=N (default 240), --shot-width=W,
+## --agents=N.
+
+const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
+const SETTINGS: SwarmSettings = preload("res://demo/resources/swarm_settings.tres")
+const DOOR := preload("res://demo/doors/door.gd")
+const BARRICADE := preload("res://demo/doors/barricade.gd")
+
+@export var agent_count := 1500
+@export var player_speed := 7.0
+@export var idle_before_loop := 2.0
+@export var camera_offset := Vector3(0, 46, 30)
+
+const PLAYER_LAYER := 8
+const HOUSE_HEIGHT := 3.5
+const TOWN := 20.0  # half size of the town block
+const STREET := 6.0  # half width of the streets
+const LOOP: Array[Vector3] = [Vector3(0, 0, -3), Vector3(0, 0, -17), Vector3(0, 0, -3), Vector3(4, 0, 3), Vector3(-4, 0, 3)]
+
+var manager: SwarmManager
+var player: SwarmTarget
+var camera: Camera3D
+var stats_label: Label
+var north_door: Node3D
+var locked_door: Node3D
+var barricade: Node3D
+var bins: Array[RigidBody3D] = []
+var _bin_starts: Array[Vector3] = []
+
+var _frame := 0
+var _run_frames := -1
+var _screenshot_path := ""
+var _shot_frames := 240
+var _shot_width := 0
+var _shooting := false
+var _done := false
+var _ready_done := false
+var _idle_time := 1e9
+var _loop_index := 0
+var _label_timer := 0.0
+var _step_samples := PackedFloat32Array()
+var _door_opened := 0
+var _log := PackedStringArray()
+
+
+func _ready() -> void:
+	_parse_args()
+	_build_environment()
+	var level := Node3D.new()
+	level.name = "Level"
+	add_child(level)
+	_build_town(level)
+
+	manager = SwarmManager.new()
+	manager.name = "SwarmManager"
+	manager.settings = SETTINGS
+	manager.bake_bounds = AABB(Vector3(-62, -1, -62), Vector3(124, 7, 124))
+	add_child(manager)
+	player = SwarmTarget.new()
+	player.name = "Player"
+	manager.add_child(player)
+	_build_player_visual()
+	_build_gates()
+	_build_ui()
+
+	# The static level must be in the physics space before the bake reads it.
+	await get_tree().physics_frame
+	await get_tree().physics_frame
+	var err := manager.bake_flow_field()
+	if err != OK:
+		push_error("doors demo: bake_flow_field failed (%d)" % err)
+	manager.surface_flow_field_enabled = true
+	_spawn_horde()
+	player.global_position = LOOP[0]
+	_place_camera(1.0)
+	_ready_done = true
+	if _run_frames > 0:
+		print("Swarm doors demo: %d agents, running %d physics frames" % [manager.get_agent_count(), _run_frames])
+
+
+func _parse_args() -> void:
+	for arg in OS.get_cmdline_user_args():
+		if arg.begins_with("--frames="):
+			_run_frames = maxi(1, arg.get_slice("=", 1).to_int())
+		elif arg.begins_with("--screenshot="):
+			_screenshot_path = arg.get_slice("=", 1)
+		elif arg.begins_with("--shot-frames="):
+			_shot_frames = maxi(1, arg.get_slice("=", 1).to_int())
+		elif arg.begins_with("--shot-width="):
+			_shot_width = maxi(0, arg.get_slice("=", 1).to_int())
+		elif arg.begins_with("--agents="):
+			agent_count = maxi(0, arg.get_slice("=", 1).to_int())
+	if _run_frames < 0 and _screenshot_path.is_empty() and DisplayServer.get_name() == "headless":
+		_run_frames = 600
+
+
+# --- level -------------------------------------------------------------------------------------
+
+func _material(c: Color, rough := 0.9) -> StandardMaterial3D:
+	var m := StandardMaterial3D.new()
+	m.albedo_color = c
+	m.roughness = rough
+	return m
+
+
+## A StaticBody3D box (layer 1, walkable/baked) with a matching mesh.
+func _box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = size
+	shape.shape = b
+	body.add_child(shape)
+	var mesh := MeshInstance3D.new()
+	var bm := BoxMesh.new()
+	bm.size = size
+	bm.material = mat
+	mesh.mesh = bm
+	body.add_child(mesh)
+	parent.add_child(body)
+	body.position = center
+	return body
+
+
+func _build_environment() -> void:
+	var sky_mat := ProceduralSkyMaterial.new()
+	sky_mat.sky_top_color = Color(0.32, 0.45, 0.66)
+	sky_mat.sky_horizon_color = Color(0.7, 0.72, 0.74)
+	var sky := Sky.new()
+	sky.sky_material = sky_mat
+	var env := Environment.new()
+	env.background_mode = Environment.BG_SKY
+	env.sky = sky
+	env.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
+	env.ambient_light_color = Color(0.55, 0.6, 0.7)
+	env.ambient_light_energy = 0.6
+	env.tonemap_mode = Environment.TONE_MAPPER_FILMIC
+	var we := WorldEnvironment.new()
+	we.environment = env
+	add_child(we)
+	var sun := DirectionalLight3D.new()
+	sun.rotation_degrees = Vector3(-55, -30, 0)
+	sun.shadow_enabled = true
+	sun.light_energy = 1.1
+	add_child(sun)
+	camera = Camera3D.new()
+	camera.fov = 55.0
+	camera.far = 400.0
+	add_child(camera)
+
+
+func _build_town(level: Node3D) -> void:
+	_box(level, Vector3(0, -0.5, 0), Vector3(130, 1, 130), _material(Color(0.33, 0.36, 0.28)))
+	# Street paving inside the town.
+	var pave := _material(Color(0.42, 0.41, 0.39))
+	for s in [Vector3(0, 0.01, 0), ]:
+		var m := MeshInstance3D.new()
+		var p := PlaneMesh.new()
+		p.size = Vector2(STREET * 2, TOWN * 2)
+		p.material = pave
+		m.mesh = p
+		m.position = s
+		level.add_child(m)
+		var m2 := m.duplicate() as MeshInstance3D
+		m2.rotation.y = PI * 0.5
+		m2.position.y = 0.011
+		level.add_child(m2)
+	# Four houses on the corners of the block, the streets between them.
+	var colors := [Color(0.72, 0.62, 0.5), Color(0.6, 0.58, 0.62), Color(0.68, 0.55, 0.45), Color(0.55, 0.6, 0.55)]
+	var roof := _material(Color(0.45, 0.22, 0.18))
+	var hs := TOWN - STREET  # house size
+	var i := 0
+	for sx in [-1, 1]:
+		for sz in [-1, 1]:
+			var c := Vector3(sx * (STREET + hs * 0.5), HOUSE_HEIGHT * 0.5, sz * (STREET + hs * 0.5))
+			_box(level, c, Vector3(hs, HOUSE_HEIGHT, hs), _material(colors[i]))
+			var r := MeshInstance3D.new()
+			var pm := PrismMesh.new()
+			pm.size = Vector3(hs + 0.6, 2.0, hs + 0.6)
+			pm.material = roof
+			r.mesh = pm
+			r.position = c + Vector3(0, HOUSE_HEIGHT * 0.5 + 1.0, 0)
+			level.add_child(r)
+			i += 1
+	# Gate walls across the four street ends, each with an opening of `gap` at the middle.
+	var wall := _material(Color(0.5, 0.47, 0.44))
+	var gaps := {"north": 2.5, "south": 2.5, "west": 3.0, "east": 4.0}
+	for side in gaps:
+		var gap: float = gaps[side]
+		var piece := STREET - gap * 0.5
+		var off := gap * 0.5 + piece * 0.5
+		var along := Vector3(1, 0, 0) if side in ["north", "south"] else Vector3(0, 0, 1)
+		var out := _side_dir(side) * (TOWN - 0.5)
+		var size := Vector3(piece, 2.8, 1.0) if side in ["north", "south"] else Vector3(1.0, 2.8, piece)
+		_box(level, out + along * off + Vector3(0, 1.4, 0), size, wall)
+		_box(level, out - along * off + Vector3(0, 1.4, 0), size, wall)
+
+
+func _side_dir(side: String) -> Vector3:
+	match side:
+		"north": return Vector3(0, 0, -1)
+		"south": return Vector3(0, 0, 1)
+		"west": return Vector3(-1, 0, 0)
+	return Vector3(1, 0, 0)
+
+
+## Doors, barricade and bins go under the manager (SwarmFlowModifier finds its manager as an
+## ancestor), after the static level so they never enter the bake.
+func _build_gates() -> void:
+	north_door = DOOR.new()
+	north_door.name = "NorthDoor"
+	north_door.route_cost = 10.0
+	north_door.max_health = 150.0
+	north_door.player_layer = PLAYER_LAYER
+	manager.add_child(north_door)
+	north_door.position = Vector3(0, 0, -(TOWN - 0.5))
+
+	locked_door = DOOR.new()
+	locked_door.name = "LockedDoor"
+	locked_door.locked = true
+	locked_door.route_cost = 25.0
+	locked_door.max_health = 500.0
+	manager.add_child(locked_door)
+	locked_door.position = Vector3(0, 0, TOWN - 0.5)
+
+	barricade = BARRICADE.new()
+	barricade.name = "Barricade"
+	barricade.route_cost = 8.0
+	barricade.max_health = 80.0
+	manager.add_child(barricade)
+	barricade.position = Vector3(-(TOWN - 0.5), 0, 0)
+	barricade.rotation.y = PI * 0.5
+
+	var bin_mat := _material(Color(0.15, 0.35, 0.2), 0.6)
+	for p in [Vector3(TOWN - 0.5, 0.6, -1.0), Vector3(TOWN - 0.5, 0.6, 1.0), Vector3(TOWN - 3.0, 0.6, 0.0)]:
+		var bin := _make_bin(bin_mat)
+		manager.add_child(bin)
+		bin.global_position = p
+		bins.append(bin)
+		_bin_starts.append(p)
+
+
+func _make_bin(mat: Material) -> RigidBody3D:
+	var bin := RigidBody3D.new()
+	bin.name = "Bin"
+	bin.mass = 20.0
+	bin.collision_layer = 2  # not in the manager's walkable_mask
+	bin.collision_mask = 1 | 2
+	bin.axis_lock_angular_x = true
+	bin.axis_lock_angular_z = true
+	bin.physics_material_override = PhysicsMaterial.new()
+	bin.physics_material_override.friction = 0.3
+	var shape := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = Vector3(1.2, 1.2, 1.6)
+	shape.shape = box
+	bin.add_child(shape)
+	var mesh := MeshInstance3D.new()
+	var bm := BoxMesh.new()
+	bm.size = box.size
+	bm.material = mat
+	mesh.mesh = bm
+	bin.add_child(mesh)
+	var modifier := SwarmFlowModifier.new()
+	modifier.name = "Box"
+	modifier.size = Vector3(1.4, 1.4, 1.8)
+	modifier.route = SwarmFlowModifier.FREE
+	modifier.blocks_agents = true
+	bin.add_child(modifier)
+	var pushable := SwarmPushable.new()
+	pushable.force_per_agent = 6.0
+	pushable.max_crowd_force = 300.0
+	modifier.add_child(pushable)
+	return bin
+
+
+func _build_player_visual() -> void:
+	var m := MeshInstance3D.new()
+	var c := CylinderMesh.new()
+	c.top_radius = 0.5
+	c.bottom_radius = 0.5
+	c.height = 2.2
+	var mat := _material(Color(1, 0.82, 0.15), 0.5)
+	mat.emission_enabled = true
+	mat.emission = Color(1, 0.7, 0.1)
+	mat.emission_energy_multiplier = 0.6
+	c.material = mat
+	m.mesh = c
+	m.position.y = 1.1
+	player.add_child(m)
+	# The door triggers look for this area (layer PLAYER_LAYER).
+	var area := Area3D.new()
+	area.name = "PlayerArea"
+	area.collision_layer = 1 << (PLAYER_LAYER - 1)
+	area.collision_mask = 0
+	area.monitoring = false
+	var shape := CollisionShape3D.new()
+	var s := SphereShape3D.new()
+	s.radius = 0.5
+	shape.shape = s
+	shape.position.y = 1.0
+	area.add_child(shape)
+	player.add_child(area)
+
+
+func _build_ui() -> void:
+	var layer := CanvasLayer.new()
+	add_child(layer)
+	var panel := PanelContainer.new()
+	panel.position = Vector2(12, 12)
+	layer.add_child(panel)
+	stats_label = Label.new()
+	stats_label.add_theme_font_size_override("font_size", 16)
+	panel.add_child(stats_label)
+
+
+func _spawn_horde() -> void:
+	var a := WALKER.duplicate() as SwarmAgentArchetype
+	var attack := SwarmAttackProfile.new()
+	attack.swing_damage = 4.0
+	a.attack_profile = attack
+	var rng := RandomNumberGenerator.new()
+	rng.seed = 11
+	for i in agent_count:
+		var radius := sqrt(rng.randf_range(32.0 * 32.0, 55.0 * 55.0))
+		var angle := rng.randf() * TAU
+		manager.spawn_agent(a, Vector3(cos(angle) * radius, 0, sin(angle) * radius))
+
+
+# --- per frame ---------------------------------------------------------------------------------
+
+func _physics_process(delta: float) -> void:
+	if not _ready_done or _done or _shooting:
+		return
+	_frame += 1
+	_move_player(delta)
+	_place_camera(1.0 - exp(-4.0 * delta))
+	var was_open: bool = north_door.modifier.is_open
+	if was_open and _door_opened == 0:
+		_door_opened = _frame
+		_log.append("frame %d: the north door opened for the player" % _frame)
+	var stats := manager.get_stats()
+	var step_ms: float = stats.get("step_ms", 0.0)
+	if _run_frames > 0:
+		_step_samples.append(step_ms)
+		if _frame % 60 == 0:
+			print("frame %d: agents %d, step %.2f ms | %s" % [_frame, stats.get("agent_count", 0), step_ms, _gates_text().replace("\n", ", ")])
+		if _frame >= _run_frames:
+			_finish_run()
+			return
+	if not _screenshot_path.is_empty() and _frame >= _shot_frames:
+		_take_screenshot()
+
+
+func _move_player(delta: float) -> void:
+	var input := Vector3.ZERO
+	if Input.is_physical_key_pressed(KEY_W) or Input.is_physical_key_pressed(KEY_UP):
+		input.z -= 1
+	if Input.is_physical_key_pressed(KEY_S) or Input.is_physical_key_pressed(KEY_DOWN):
+		input.z += 1
+	if Input.is_physical_key_pressed(KEY_A) or Input.is_physical_key_pressed(KEY_LEFT):
+		input.x -= 1
+	if Input.is_physical_key_pressed(KEY_D) or Input.is_physical_key_pressed(KEY_RIGHT):
+		input.x += 1
+	var pos := player.global_position
+	if input != Vector3.ZERO:
+		_idle_time = 0.0
+		pos += input.normalized() * player_speed * delta
+	else:
+		_idle_time += delta
+		if _idle_time >= idle_before_loop:
+			var goal: Vector3 = LOOP[_loop_index]
+			pos = pos.move_toward(goal, player_speed * 0.6 * delta)
+			if pos.distance_to(goal) < 0.05:
+				_loop_index = (_loop_index + 1) % LOOP.size()
+	pos.x = clampf(pos.x, -60.0, 60.0)
+	pos.z = clampf(pos.z, -60.0, 60.0)
+	pos.y = 0.0
+	player.global_position = pos
+
+
+func _place_camera(weight: float) -> void:
+	var focus := player.global_position * 0.35
+	camera.global_position = camera.global_position.lerp(focus + camera_offset, weight)
+	camera.look_at(camera.global_position - camera_offset, Vector3.UP)
+
+
+func _bins_moved() -> float:
+	var most := 0.0
+	for i in bins.size():
+		most = maxf(most, bins[i].global_position.distance_to(_bin_starts[i]))
+	return most
+
+
+func _gates_text() -> String:
+	return "north door: %s\nlocked door: %s\nbarricade: %d/%d planks, %s\nbins moved up to %.1f m" % [
+			north_door.state_text(), locked_door.state_text(), barricade.planks_left(), barricade.planks,
+			["intact", "damaged", "broken"][barricade.breakable.get_state()], _bins_moved()]
+
+
+func _process(delta: float) -> void:
+	if not _ready_done:
+		return
+	_label_timer -= delta
+	if _label_timer > 0.0:
+		return
+	_label_timer = 0.25
+	var stats := manager.get_stats()
+	var inside := manager.get_agents_in_radius(Vector3.ZERO, TOWN - 1.0).size()
+	var text := "Swarm doors demo\nagents: %d  (%d in town)   step: %.2f ms" % [
+			stats.get("agent_count", 0), inside, stats.get("step_ms", 0.0)]
+	if _screenshot_path.is_empty():
+		text += "   FPS: %d" % Engine.get_frames_per_second()
+	stats_label.text = text + "\n" + _gates_text() + "\nWASD / arrows: move the player (yellow)"
+
+
+func _finish_run() -> void:
+	_done = true
+	var sorted := _step_samples.duplicate()
+	sorted.sort()
+	var mean := 0.0
+	for s in sorted:
+		mean += s
+	mean /= maxi(1, sorted.size())
+	for l in _log:
+		print(l)
+	print("summary: %d frames, %d agents, step mean %.2f ms, max %.2f ms, %d agents in town" % [
+			_frame, manager.get_agent_count(), mean, sorted[sorted.size() - 1] if sorted.size() > 0 else 0.0,
+			manager.get_agents_in_radius(Vector3.ZERO, TOWN - 1.0).size()])
+	print("summary: " + _gates_text().replace("\n", ", "))
+	get_tree().quit(0)
+
+
+func _take_screenshot() -> void:
+	_shooting = true
+	await RenderingServer.frame_post_draw
+	await RenderingServer.frame_post_draw
+	var image := get_viewport().get_texture().get_image()
+	image.convert(Image.FORMAT_RGB8)
+	if _shot_width > 0 and _shot_width != image.get_width():
+		var h := roundi(float(image.get_height()) * _shot_width / image.get_width())
+		image.resize(_shot_width, h, Image.INTERPOLATE_LANCZOS)
+	var path := _screenshot_path
+	if not path.is_absolute_path() and not path.begins_with("res://") and not path.begins_with("user://"):
+		path = OS.get_environment("PWD").path_join(path)
+	var err := image.save_png(path)
+	if err != OK:
+		push_error("screenshot: cannot save %s (error %d)" % [path, err])
+		get_tree().quit(1)
+		return
+	print("screenshot saved: %s (%dx%d) after %d physics frames" % [path, image.get_width(), image.get_height(), _frame])
+	get_tree().quit(0)
