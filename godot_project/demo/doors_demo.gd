@@ -284,8 +284,8 @@ func _make_bin(mat: Material) -> RigidBody3D:
 	modifier.blocks_agents = true
 	bin.add_child(modifier)
 	var pushable := SwarmPushable.new()
-	pushable.force_per_agent = 6.0
-	pushable.max_crowd_force = 300.0
+	pushable.force_per_agent = 40.0
+	pushable.max_crowd_force = 600.0
 	modifier.add_child(pushable)
 	return bin
 
@@ -409,9 +409,12 @@ func _bins_moved() -> float:
 
 
 func _gates_text() -> String:
-	return "north door: %s\nlocked door: %s\nbarricade: %d/%d planks, %s\nbins moved up to %.1f m" % [
+	var pressing := 0
+	for b in bins:
+		pressing += (b.get_node("Box") as SwarmFlowModifier).get_pressing_agent_count()
+	return "north door: %s\nlocked door: %s\nbarricade: %d/%d planks, %s\nbins moved up to %.1f m (%d agents pushing)" % [
 			north_door.state_text(), locked_door.state_text(), barricade.planks_left(), barricade.planks,
-			["intact", "damaged", "broken"][barricade.breakable.get_state()], _bins_moved()]
+			["intact", "damaged", "broken"][barricade.breakable.get_state()], _bins_moved(), pressing]
 
 
 func _process(delta: float) -> void:
