@@ -31,7 +31,7 @@ const PLAYER_LAYER := 8
 const HOUSE_HEIGHT := 3.5
 const TOWN := 20.0  # half size of the town block
 const STREET := 6.0  # half width of the streets
-const LOOP: Array[Vector3] = [Vector3(0, 0, -3), Vector3(0, 0, -17), Vector3(0, 0, -3), Vector3(4, 0, 3), Vector3(-4, 0, 3)]
+const LOOP: Array[Vector3] = [Vector3(0, 0, -3), Vector3(0, 0, -18.5), Vector3(0, 0, -3), Vector3(4, 0, 3), Vector3(-4, 0, 3)]
 
 var manager: SwarmManager
 var player: SwarmTarget
@@ -56,6 +56,7 @@ var _loop_index := 0
 var _label_timer := 0.0
 var _step_samples := PackedFloat32Array()
 var _door_opened := 0
+var _door_was_open := false
 var _log := PackedStringArray()
 
 
@@ -235,7 +236,7 @@ func _build_gates() -> void:
 	locked_door.name = "LockedDoor"
 	locked_door.locked = true
 	locked_door.route_cost = 25.0
-	locked_door.max_health = 500.0
+	locked_door.max_health = 250.0
 	manager.add_child(locked_door)
 	locked_door.position = Vector3(0, 0, TOWN - 0.5)
 
@@ -351,10 +352,13 @@ func _physics_process(delta: float) -> void:
 	_frame += 1
 	_move_player(delta)
 	_place_camera(1.0 - exp(-4.0 * delta))
-	var was_open: bool = north_door.modifier.is_open
-	if was_open and _door_opened == 0:
-		_door_opened = _frame
-		_log.append("frame %d: the north door opened for the player" % _frame)
+	var open_now: bool = north_door.modifier.is_open
+	if open_now != _door_was_open:
+		_door_was_open = open_now
+		if open_now:
+			_door_opened += 1
+		if _log.size() < 12:
+			_log.append("frame %d: the north door %s" % [_frame, "opened for the player" if open_now else "shut (player gone, doorway clear)"])
 	var stats := manager.get_stats()
 	var step_ms: float = stats.get("step_ms", 0.0)
 	if _run_frames > 0:
@@ -447,6 +451,7 @@ func _finish_run() -> void:
 			_frame, manager.get_agent_count(), mean, sorted[sorted.size() - 1] if sorted.size() > 0 else 0.0,
 			manager.get_agents_in_radius(Vector3.ZERO, TOWN - 1.0).size()])
 	print("summary: " + _gates_text().replace("\n", ", "))
+	print("summary: the north door opened %d times" % _door_opened)
 	get_tree().quit(0)
 
 
