@@ -1,4 +1,5 @@
 extends Node3D
+
 ## Swarm doors demo: a small walled town (four houses around a cross of streets) with the
 ## player (a SwarmTarget) inside and ~1500 walkers outside. Each street end is closed differently:
 ##   north  a player door: opens while the player stands in its trigger, shuts once the player
@@ -16,6 +17,8 @@ extends Node3D
 ## User arguments (after `--`): --frames=N (run N physics frames, print stats, quit 0; headless
 ## runs default to 600), --screenshot=PATH, --shot-frames=N (default 240), --shot-width=W,
 ## --agents=N.
+
+const DemoShot = preload("res://demo/demo_shot.gd")
 
 const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const SETTINGS: SwarmSettings = preload("res://demo/resources/swarm_settings.tres")
@@ -457,20 +460,9 @@ func _finish_run() -> void:
 
 func _take_screenshot() -> void:
 	_shooting = true
-	await RenderingServer.frame_post_draw
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	image.convert(Image.FORMAT_RGB8)
-	if _shot_width > 0 and _shot_width != image.get_width():
-		var h := roundi(float(image.get_height()) * _shot_width / image.get_width())
-		image.resize(_shot_width, h, Image.INTERPOLATE_LANCZOS)
-	var path := _screenshot_path
-	if not path.is_absolute_path() and not path.begins_with("res://") and not path.begins_with("user://"):
-		path = OS.get_environment("PWD").path_join(path)
-	var err := image.save_png(path)
-	if err != OK:
-		push_error("screenshot: cannot save %s (error %d)" % [path, err])
+	var saved: String = await DemoShot.capture(get_viewport(), _screenshot_path, _shot_width)
+	if saved.is_empty():
 		get_tree().quit(1)
 		return
-	print("screenshot saved: %s (%dx%d) after %d physics frames" % [path, image.get_width(), image.get_height(), _frame])
+	print("screenshot saved: %s (after %d physics frames)" % [saved, _frame])
 	get_tree().quit(0)

@@ -1,4 +1,5 @@
 extends Node3D
+
 ## Swarm demo: a horde of two archetypes (red walkers, dark brutes) chases one SwarmTarget.
 ##
 ## Controls: WASD / arrow keys move the target; a left click on the ground sends it there.
@@ -12,6 +13,8 @@ extends Node3D
 ##   --shot-frames=N    see above.
 ##   --walkers=N, --brutes=N   override walker_count and brute_count.
 ##   --shot-width=W     scale the saved picture to W pixels wide (keeps the aspect ratio).
+
+const DemoShot = preload("res://demo/demo_shot.gd")
 
 const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const BRUTE: SwarmAgentArchetype = preload("res://demo/resources/brute.tres")
@@ -250,21 +253,9 @@ func _finish_run() -> void:
 
 func _take_screenshot() -> void:
 	_shooting = true
-	# Let the frame with the latest transforms be drawn, then read it back.
-	await RenderingServer.frame_post_draw
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	image.convert(Image.FORMAT_RGB8)
-	if _shot_width > 0 and _shot_width != image.get_width():
-		var h := roundi(float(image.get_height()) * _shot_width / image.get_width())
-		image.resize(_shot_width, h, Image.INTERPOLATE_LANCZOS)
-	var path := _screenshot_path
-	if not path.is_absolute_path() and not path.begins_with("res://") and not path.begins_with("user://"):
-		path = OS.get_environment("PWD").path_join(path)
-	var err := image.save_png(path)
-	if err != OK:
-		push_error("screenshot: cannot save %s (error %d)" % [path, err])
+	var saved: String = await DemoShot.capture(get_viewport(), _screenshot_path, _shot_width)
+	if saved.is_empty():
 		get_tree().quit(1)
 		return
-	print("screenshot saved: %s (%dx%d) after %d physics frames" % [path, image.get_width(), image.get_height(), _frame])
+	print("screenshot saved: %s (after %d physics frames)" % [saved, _frame])
 	get_tree().quit(0)

@@ -1,4 +1,5 @@
 extends Node3D
+
 ## Swarm horde styles: one style at a time, switched at run time. Each style is one
 ## SwarmAgentArchetype resource in res://demo/styles/ (its behaviour, movement and attack profiles
 ## are inside it); a SwarmSpawnerDirector keeps the style's population alive through a
@@ -26,6 +27,8 @@ extends Node3D
 ## (inner, outer radius around the target), `off_screen` whether spawns avoid the camera's view,
 ## `path` the target's own motion (CIRCLE: radius, speed; EIGHT: a figure eight of that size),
 ## `camera` the camera's offset from the target.
+const DemoShot = preload("res://demo/demo_shot.gd")
+
 const STYLES := [
 	{
 		"id": "default", "title": "Default horde",
@@ -408,23 +411,10 @@ func _finish_style() -> void:
 
 func _take_screenshot() -> void:
 	_shooting = true
-	# Let the frame with the latest transforms and label be drawn, then read it back.
 	_label_timer = 0.0
-	await RenderingServer.frame_post_draw
-	await RenderingServer.frame_post_draw
-	var image := get_viewport().get_texture().get_image()
-	image.convert(Image.FORMAT_RGB8)
-	if _shot_width > 0 and _shot_width != image.get_width():
-		var h := roundi(float(image.get_height()) * _shot_width / image.get_width())
-		image.resize(_shot_width, h, Image.INTERPOLATE_LANCZOS)
-	var path := _screenshot_path
-	if not path.is_absolute_path() and not path.begins_with("res://") and not path.begins_with("user://"):
-		path = OS.get_environment("PWD").path_join(path)
-	var err := image.save_png(path)
-	if err != OK:
-		push_error("screenshot: cannot save %s (error %d)" % [path, err])
+	var saved: String = await DemoShot.capture(get_viewport(), _screenshot_path, _shot_width)
+	if saved.is_empty():
 		get_tree().quit(1)
 		return
-	print("screenshot saved: %s (%dx%d) after %d physics frames of %s" % [
-			path, image.get_width(), image.get_height(), _frame, STYLES[_style].id])
+	print("screenshot saved: %s (after %d physics frames of %s)" % [saved, _frame, STYLES[_style].id])
 	get_tree().quit(0)
