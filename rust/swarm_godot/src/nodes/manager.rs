@@ -1007,6 +1007,8 @@ impl SwarmManager {
                 t.handle = w.register_target(swarm_core::glam::Vec3::ZERO, 1.0);
             }
             self.world = Some(w);
+            // The fresh world has no flow field yet: hand it over (and restamp the modifiers).
+            self.applied_surface = None;
             self.world_settings = Some(s);
         } else if !self.settings_problem_reported {
             self.settings_problem_reported = true;
