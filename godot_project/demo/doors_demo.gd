@@ -18,7 +18,7 @@ extends Node3D
 ## runs default to 600), --screenshot=PATH, --shot-frames=N (default 240), --shot-width=W,
 ## --agents=N.
 
-const DemoShot = preload("res://demo/demo_shot.gd")
+const DemoCommon = preload("res://demo/demo_common.gd")
 
 const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const SETTINGS: SwarmSettings = preload("res://demo/resources/swarm_settings.tres")
@@ -376,15 +376,7 @@ func _physics_process(delta: float) -> void:
 
 
 func _move_player(delta: float) -> void:
-	var input := Vector3.ZERO
-	if Input.is_physical_key_pressed(KEY_W) or Input.is_physical_key_pressed(KEY_UP):
-		input.z -= 1
-	if Input.is_physical_key_pressed(KEY_S) or Input.is_physical_key_pressed(KEY_DOWN):
-		input.z += 1
-	if Input.is_physical_key_pressed(KEY_A) or Input.is_physical_key_pressed(KEY_LEFT):
-		input.x -= 1
-	if Input.is_physical_key_pressed(KEY_D) or Input.is_physical_key_pressed(KEY_RIGHT):
-		input.x += 1
+	var input := DemoCommon.keyboard_direction()
 	var pos := player.global_position
 	if input != Vector3.ZERO:
 		_idle_time = 0.0
@@ -460,7 +452,7 @@ func _finish_run() -> void:
 
 func _take_screenshot() -> void:
 	_shooting = true
-	var saved: String = await DemoShot.capture(get_viewport(), _screenshot_path, _shot_width)
+	var saved: String = await DemoCommon.capture(get_viewport(), _screenshot_path, _shot_width)
 	if saved.is_empty():
 		get_tree().quit(1)
 		return

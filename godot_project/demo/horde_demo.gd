@@ -14,7 +14,7 @@ extends Node3D
 ##   --walkers=N, --brutes=N   override walker_count and brute_count.
 ##   --shot-width=W     scale the saved picture to W pixels wide (keeps the aspect ratio).
 
-const DemoShot = preload("res://demo/demo_shot.gd")
+const DemoCommon = preload("res://demo/demo_common.gd")
 
 const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const BRUTE: SwarmAgentArchetype = preload("res://demo/resources/brute.tres")
@@ -166,15 +166,7 @@ func _physics_process(delta: float) -> void:
 
 
 func _move_target(delta: float) -> void:
-	var input := Vector3.ZERO
-	if Input.is_physical_key_pressed(KEY_W) or Input.is_physical_key_pressed(KEY_UP):
-		input.z -= 1
-	if Input.is_physical_key_pressed(KEY_S) or Input.is_physical_key_pressed(KEY_DOWN):
-		input.z += 1
-	if Input.is_physical_key_pressed(KEY_A) or Input.is_physical_key_pressed(KEY_LEFT):
-		input.x -= 1
-	if Input.is_physical_key_pressed(KEY_D) or Input.is_physical_key_pressed(KEY_RIGHT):
-		input.x += 1
+	var input := DemoCommon.keyboard_direction()
 
 	var pos := target.global_position
 	if input != Vector3.ZERO:
@@ -253,7 +245,7 @@ func _finish_run() -> void:
 
 func _take_screenshot() -> void:
 	_shooting = true
-	var saved: String = await DemoShot.capture(get_viewport(), _screenshot_path, _shot_width)
+	var saved: String = await DemoCommon.capture(get_viewport(), _screenshot_path, _shot_width)
 	if saved.is_empty():
 		get_tree().quit(1)
 		return

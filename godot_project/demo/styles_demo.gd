@@ -27,7 +27,7 @@ extends Node3D
 ## (inner, outer radius around the target), `off_screen` whether spawns avoid the camera's view,
 ## `path` the target's own motion (CIRCLE: radius, speed; EIGHT: a figure eight of that size),
 ## `camera` the camera's offset from the target.
-const DemoShot = preload("res://demo/demo_shot.gd")
+const DemoCommon = preload("res://demo/demo_common.gd")
 
 const STYLES := [
 	{
@@ -289,15 +289,7 @@ func _path_point(t: float) -> Vector3:
 
 
 func _move_target(delta: float) -> void:
-	var input := Vector3.ZERO
-	if Input.is_physical_key_pressed(KEY_W) or Input.is_physical_key_pressed(KEY_UP):
-		input.z -= 1
-	if Input.is_physical_key_pressed(KEY_S) or Input.is_physical_key_pressed(KEY_DOWN):
-		input.z += 1
-	if Input.is_physical_key_pressed(KEY_A) or Input.is_physical_key_pressed(KEY_LEFT):
-		input.x -= 1
-	if Input.is_physical_key_pressed(KEY_D) or Input.is_physical_key_pressed(KEY_RIGHT):
-		input.x += 1
+	var input := DemoCommon.keyboard_direction()
 
 	var pos := target.global_position
 	if input != Vector3.ZERO:
@@ -412,7 +404,7 @@ func _finish_style() -> void:
 func _take_screenshot() -> void:
 	_shooting = true
 	_label_timer = 0.0
-	var saved: String = await DemoShot.capture(get_viewport(), _screenshot_path, _shot_width)
+	var saved: String = await DemoCommon.capture(get_viewport(), _screenshot_path, _shot_width)
 	if saved.is_empty():
 		get_tree().quit(1)
 		return
