@@ -83,3 +83,13 @@ func make_doorway_level() -> Node3D:
 	add_static_box(level, Vector3(11.5, 1.5, 0), Vector3(17, 3, 1))
 	await physics_frames(2)
 	return level
+
+
+## A manager named `n` whose surface flow field is baked over make_doorway_level()'s 40 x 40 m
+## area and switched on.
+func make_flow_manager(n: String, max_agents: int = -1) -> SwarmManager:
+	var manager := make_manager(n, max_agents)
+	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
+	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
+	manager.surface_flow_field_enabled = true
+	return manager

@@ -14,10 +14,7 @@ var fractions: Array[float] = []
 
 func run() -> bool:
 	await make_doorway_level()
-	var manager := make_manager("Barricades")
-	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
-	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
-	manager.surface_flow_field_enabled = true
+	var manager := make_flow_manager("Barricades")
 
 	# The barricade goes in after the bake, as a placed prop would.
 	var body := StaticBody3D.new()

@@ -13,10 +13,7 @@ var broken_count := 0
 
 func run() -> bool:
 	await make_doorway_level()
-	var manager := make_manager("Repair")
-	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
-	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
-	manager.surface_flow_field_enabled = true
+	var manager := make_flow_manager("Repair")
 
 	var body := StaticBody3D.new()
 	var shape := CollisionShape3D.new()

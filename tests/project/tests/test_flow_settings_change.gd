@@ -5,10 +5,7 @@ extends "res://test_base.gd"
 
 func run() -> bool:
 	await make_doorway_level()
-	var manager := make_manager("Rebuilt", 100)
-	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
-	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
-	manager.surface_flow_field_enabled = true
+	var manager := make_flow_manager("Rebuilt", 100)
 	var door := SwarmFlowModifier.new()
 	door.size = Vector3(2, 2.5, 1)
 	door.route = SwarmFlowModifier.BLOCKED

@@ -7,10 +7,7 @@ extends "res://test_base.gd"
 
 func run() -> bool:
 	await make_doorway_level()
-	var manager := make_manager("Strikes")
-	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
-	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
-	manager.surface_flow_field_enabled = true
+	var manager := make_flow_manager("Strikes")
 
 	var door := SwarmFlowModifier.new()
 	door.size = Vector3(2, 2.5, 1)
