@@ -31,7 +31,13 @@ fn horde(n: usize, threads: usize, lod: bool) -> World {
         ..Default::default()
     };
     let mut w = World::new(settings);
-    let arch = w.add_archetype(Archetype::default());
+    let mut a = Archetype::default();
+    // Profiling aid: BENCH_OFF=ps,idle,approach switches behaviours off.
+    let off = std::env::var("BENCH_OFF").unwrap_or_default();
+    a.behavior.use_personal_space &= !off.contains("ps");
+    a.behavior.use_idle_motion &= !off.contains("idle");
+    a.behavior.use_approach &= !off.contains("approach");
+    let arch = w.add_archetype(a);
     w.register_target(Vec3::ZERO, 1.0);
     // A disc at about one agent per 2 m², like a horde closing in.
     let radius = (n as f32 * 2.0 / std::f32::consts::PI).sqrt();
@@ -53,6 +59,7 @@ fn measure(n: usize, threads: usize, lod: bool) -> Row {
         _ => 200,
     };
     let mut times = Vec::with_capacity(steps);
+    let mut ph = [0f64; 5];
     for s in 0..warmup + steps {
         let ang = s as f32 * 0.01;
         w.set_target_position(0, Vec3::new(ang.cos() * 5.0, 0.0, ang.sin() * 5.0));
@@ -60,8 +67,16 @@ fn measure(n: usize, threads: usize, lod: bool) -> Row {
         w.step(DT);
         if s >= warmup {
             times.push(start.elapsed().as_secs_f64() * 1000.0);
+            let p = w.stats().phases;
+            for (a, b) in ph.iter_mut().zip([p.classify, p.steer, p.body_blocking, p.settle, p.attack]) {
+                *a += b as f64 / steps as f64;
+            }
         }
     }
+    eprintln!(
+        "  phases (mean ms): classify {:.2}, steer {:.2}, blocking {:.2}, settle {:.2}, attack {:.2}",
+        ph[0], ph[1], ph[2], ph[3], ph[4]
+    );
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let p95 = times[(times.len() * 95 / 100).min(times.len() - 1)];
@@ -87,6 +102,11 @@ fn main() {
         let mut configs = vec![(all, true), (all, false)];
         if all > 1 {
             configs.insert(0, (1, true));
+        }
+        // `--only THREADS,on|off` runs one configuration (for profiling).
+        if let Some(only) = arg("--only") {
+            let (t, l) = only.split_once(',').unwrap_or((&only, "on"));
+            configs = vec![(t.parse().unwrap_or(all), l != "off")];
         }
         for (threads, lod) in configs {
             let r = measure(n, threads, lod);

@@ -70,22 +70,19 @@ const IDLE_BELOW: f32 = 0.3;
 /// Slot radius of a pressing agent, as a fraction of the strike distance.
 const PRESS_DEPTH: f32 = 0.7;
 
-/// Weighted contributions of one step (at most one per behaviour).
-struct Contributions {
-    items: [(f32, Vec2); 10],
-    n: usize,
-}
+/// The blend of one step, accumulated as behaviours add their pulls (see `steering::blend`).
+#[derive(Default)]
+struct Contributions(blend::Blend);
 
 impl Contributions {
     #[inline]
     fn add(&mut self, w: f32, v: Vec2) {
-        self.items[self.n] = (w, v);
-        self.n += 1;
+        self.0.add(w, v);
     }
 }
 
 impl StepCtx<'_> {
-    #[inline]
+    #[inline(never)]
     pub fn agent_step(&self, a: &AgentIn, st: &mut AgentState) -> Vec3 {
         let i = a.i;
         let rt = &self.archetypes[a.arch[i] as usize];
@@ -105,20 +102,20 @@ impl StepCtx<'_> {
             st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
         }
 
-        let mut c = Contributions { items: [(0.0, Vec2::ZERO); 10], n: 0 };
+        let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
         if st.flags & FLAG_DORMANT == 0 {
             goal = self.behaviours(a, st, rt, &mut c);
             // Idle Motion fills in only when nothing else moves the agent.
             if b.use_idle_motion {
-                let others = blend::blend(&c.items[..c.n]).length();
+                let others = c.0.result().length();
                 if others < IDLE_BELOW {
                     let fade = 1.0 - others / IDLE_BELOW;
                     c.add(b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
                 }
             }
         }
-        let raw = blend::blend(&c.items[..c.n]);
+        let raw = c.0.result();
         st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
@@ -133,7 +130,7 @@ impl StepCtx<'_> {
     /// Adds every enabled behaviour's pull (except Idle Motion); returns the goal direction.
     /// Importance LOD: Reduced and Cheap agents refresh the neighbour-based and approach pulls
     /// every `interval` steps (staggered by seed) and reuse cached results in between.
-    #[inline]
+    #[inline(never)]
     fn behaviours(&self, a: &AgentIn, st: &mut AgentState, rt: &ArchetypeRuntime, c: &mut Contributions) -> Vec2 {
         let i = a.i;
         let b = &rt.config.behavior;

@@ -3,74 +3,133 @@
 //! Passes are Jacobi style (read one position array, write another), so they run in parallel
 //! with results independent of thread count.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agents::AgentParams;
 use crate::noise::hash2;
-use crate::spatial_grid::SpatialGrid;
+use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
 /// Fraction of the overlap each pass resolves; below 1 to stay stable in dense packs where
 /// several neighbours push at once.
 const RELAXATION: f32 = 0.8;
 
-/// One blocking pass: reads `src`, writes `dst`. `grid` must hold `src`'s positions
-/// (`refresh_positions`); its cells may be stale by up to `slack` metres, and queries are
-/// widened by that amount.
-pub fn resolve_pass(
-    src: &[Vec3],
-    dst: &mut [Vec3],
+/// Resolves overlaps among `pos` (agent order) in `iterations` passes. The grid's cells must be
+/// at most `slack` metres stale for these positions; queries are widened by that much.
+///
+/// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records (the
+/// grid's own and `spare`, swapped after each pass), so neighbour loops and the pass itself
+/// read memory in sequence; the result is scattered back to `pos` at the end.
+///
+/// `moved[k]` records whether the agent at rank `k` overlapped anything. From the second pass
+/// on, agents that did not overlap anything in the previous pass are copied unchanged: a sparse
+/// horde pays for extra passes only where bodies touch. A new overlap that a neighbour's
+/// correction creates is resolved by that neighbour in this pass and by both on the next step.
+#[allow(clippy::too_many_arguments)]
+pub fn resolve(
+    pos: &mut [Vec3],
     params: &[AgentParams],
-    grid: &SpatialGrid,
+    grid: &mut SpatialGrid,
+    spare: &mut Vec<Vec4>,
+    moved: &mut Vec<bool>,
+    iterations: u32,
     max_radius: f32,
     slack: f32,
     chunk: usize,
 ) {
-    dst.par_chunks_mut(chunk).enumerate().for_each(|(ci, out)| {
-        let base = ci * chunk;
-        for (k, o) in out.iter_mut().enumerate() {
-            let i = base + k;
-            *o = resolve_one(i as u32, src, params, grid, max_radius, slack);
+    let n = pos.len();
+    if n < 2 || iterations == 0 {
+        return;
+    }
+    grid.refresh_positions(pos, &|i| params[i].radius);
+    spare.resize(n, Vec4::ZERO);
+    moved.resize(n, false);
+    for pass in 0..iterations {
+        resolve_pass(grid, spare, moved, pass > 0, params, max_radius + slack, chunk);
+        grid.swap_sorted(spare);
+    }
+    let (sorted, rank) = (grid.sorted(), grid.rank());
+    pos.par_chunks_mut(chunk).zip(rank.par_chunks(chunk)).for_each(|(ps, rs)| {
+        for (p, &k) in ps.iter_mut().zip(rs) {
+            let e = sorted[k as usize];
+            *p = Vec3::new(e.x, p.y, e.y);
         }
     });
 }
 
-#[inline]
-fn resolve_one(i: u32, src: &[Vec3], params: &[AgentParams], grid: &SpatialGrid, max_radius: f32, slack: f32) -> Vec3 {
-    let p3 = src[i as usize];
-    let p = Vec2::new(p3.x, p3.z);
-    let me = params[i as usize];
-    let mut corr = Vec2::ZERO;
-    grid.for_each_candidate(p, p3.y, me.radius + max_radius + slack, |j, q| {
-        if j == i {
-            return true;
-        }
-        let other = &params[j as usize];
-        let min = me.radius + other.radius;
-        let off = p - q;
-        let d2 = off.length_squared();
-        if d2 >= min * min {
-            return true;
-        }
-        let share = other.push_resistance / (me.push_resistance + other.push_resistance);
-        let dir = if d2 > 1e-12 {
-            off / d2.sqrt()
-        } else {
-            // Coincident pair: opposite directions from one hash of the unordered pair.
-            let (a, b) = if i < j { (i, j) } else { (j, i) };
-            let ang = (hash2(a, b) >> 8) as f32 * (std::f32::consts::TAU / 16_777_216.0);
-            let d = Vec2::new(ang.cos(), ang.sin());
-            if i < j {
-                d
-            } else {
-                -d
+/// One pass: reads the grid's records, writes `dst` (same order).
+fn resolve_pass(
+    grid: &SpatialGrid,
+    dst: &mut [Vec4],
+    moved: &mut [bool],
+    only_moved: bool,
+    params: &[AgentParams],
+    reach: f32,
+    chunk: usize,
+) {
+    let (src, entries) = (grid.sorted(), grid.order());
+    dst.par_chunks_mut(chunk).zip(moved.par_chunks_mut(chunk)).enumerate().for_each(|(ci, (out, mv))| {
+        let base = ci * chunk;
+        for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
+            let k = base + k;
+            let me = src[k];
+            if only_moved && !*m {
+                *o = me;
+                continue;
             }
-        };
-        corr += dir * ((min - d2.sqrt()) * share * RELAXATION);
+            let (corr, hit) = resolve_one(k, me, src, entries, params, grid, reach);
+            *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
+            *m = hit;
+        }
+    });
+}
+
+/// Correction of the agent at rank `k` (record `me`) and whether it overlapped anything.
+#[inline]
+fn resolve_one(
+    k: usize,
+    me: Vec4,
+    src: &[Vec4],
+    entries: &[u32],
+    params: &[AgentParams],
+    grid: &SpatialGrid,
+    reach: f32,
+) -> (Vec2, bool) {
+    let p = Vec2::new(me.x, me.y);
+    let (y, my_radius) = (me.z, me.w);
+    let mut corr = Vec2::ZERO;
+    let mut hit = false;
+    grid.for_each_row(p, my_radius + reach, |a, b| {
+        for (kk, e) in src[a..b].iter().enumerate() {
+            let off = Vec2::new(me.x - e.x, me.y - e.y);
+            let d2 = off.length_squared();
+            let min = my_radius + e.w;
+            if d2 >= min * min || (e.z - y).abs() > LAYER_GAP || a + kk == k {
+                continue;
+            }
+            hit = true;
+            let (i, j) = (entries[k], entries[a + kk]);
+            let mine = params[i as usize].push_resistance;
+            let other = params[j as usize].push_resistance;
+            let share = other / (mine + other);
+            let dir = if d2 > 1e-12 {
+                off / d2.sqrt()
+            } else {
+                // Coincident pair: opposite directions from one hash of the unordered pair.
+                let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+                let ang = (hash2(lo, hi) >> 8) as f32 * (std::f32::consts::TAU / 16_777_216.0);
+                let d = Vec2::new(ang.cos(), ang.sin());
+                if i < j {
+                    d
+                } else {
+                    -d
+                }
+            };
+            corr += dir * ((min - d2.sqrt()) * share * RELAXATION);
+        }
         true
     });
     // One pass never moves an agent by more than its radius: a body squeezed between many
     // neighbours is eased out over a few steps instead of being launched.
-    let corr = corr.clamp_length_max(me.radius);
-    Vec3::new(p3.x + corr.x, p3.y, p3.z + corr.y)
+    (corr.clamp_length_max(my_radius), hit)
 }

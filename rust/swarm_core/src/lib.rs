@@ -27,4 +27,4 @@ pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, R
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;
-pub use world::{DamageResult, SpawnError, StepStats, World};
+pub use world::{DamageResult, PhaseTimes, SpawnError, StepStats, World};

@@ -12,7 +12,10 @@
 //! Then a second pass spends the cap's remaining slots on agents in the near band or on camera,
 //! near-band first, nearest first. Distance is to the agent's own target.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+
+const PAR_CHUNK: usize = 8192;
 
 pub const FULL: u8 = 0;
 pub const REDUCED: u8 = 1;
@@ -124,8 +127,8 @@ pub fn assign_tiers(
     scratch: &mut Vec<(f32, u32)>,
 ) -> TierCounts {
     let n = flags.len();
-    let mut counts = TierCounts::default();
     if !s.enabled {
+        let mut counts = TierCounts::default();
         for (t, &f) in tiers.iter_mut().zip(flags) {
             *t = FULL;
             counts.dormant += (f & F_DORMANT != 0) as usize;
@@ -133,52 +136,70 @@ pub fn assign_tiers(
         counts.full = n;
         return counts;
     }
-    // Rungs 1, 3, 4, 5 (the near band is decided with the cap below).
-    for i in 0..n {
-        let f = flags[i];
-        tiers[i] = if f & F_DORMANT != 0 {
-            CHEAP
-        } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && tiers[i] == REDUCED) {
-            REDUCED
-        } else {
-            CHEAP
-        };
-    }
+    // Rungs 1, 3, 4, 5 (the near band is decided with the cap below), in parallel.
+    tiers.par_chunks_mut(PAR_CHUNK).zip(flags.par_chunks(PAR_CHUNK)).for_each(|(ts, fs)| {
+        for (t, &f) in ts.iter_mut().zip(fs) {
+            *t = if f & F_DORMANT != 0 {
+                CHEAP
+            } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && *t == REDUCED) {
+                REDUCED
+            } else {
+                CHEAP
+            };
+        }
+    });
+    // Candidates for Full: awake, in the near band or on camera. Near-band ones first.
+    scratch.clear();
+    scratch.extend(
+        flags.iter().enumerate().filter(|(_, &f)| f & F_DORMANT == 0 && f & F_NEAR != 0).map(|(i, _)| (dist[i], i as u32)),
+    );
+    let near = scratch.len();
+    scratch.extend(
+        flags
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f & F_DORMANT == 0 && f & F_NEAR == 0 && f & F_CAMERA != 0)
+            .map(|(i, _)| (dist[i], i as u32)),
+    );
+    // Rung 2 and the second pass: the cap goes to the nearest near-band agents, then what is
+    // left of it to the nearest on-camera ones (near-band agents left over only exist when the
+    // cap ran out). Ties on distance go to the lower index.
     let mut left = s.full_quality_agent_cap;
-    // Rung 2 and the second pass share one selection routine: the `left` nearest candidates.
-    let mut promote = |want: u8, tiers: &mut [u8], left: &mut usize| {
-        scratch.clear();
-        for i in 0..n {
-            let f = flags[i];
-            if f & F_DORMANT == 0 && tiers[i] != FULL && f & want != 0 {
-                scratch.push((dist[i], i as u32));
-            }
-        }
-        let take = (*left).min(scratch.len());
+    let (near_c, camera_c) = scratch.split_at_mut(near);
+    for group in [near_c, camera_c] {
+        let take = left.min(group.len());
         if take == 0 {
-            return;
+            continue;
         }
-        if take < scratch.len() {
-            scratch.select_nth_unstable_by(take - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        if take < group.len() {
+            group.select_nth_unstable_by(take - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         }
-        for &(_, i) in &scratch[..take] {
+        for &(_, i) in &group[..take] {
             tiers[i as usize] = FULL;
         }
-        *left -= take;
-    };
-    promote(F_NEAR, tiers, &mut left);
-    // Second pass: near band first (none left unless the cap ran out), then on camera.
-    promote(F_NEAR, tiers, &mut left);
-    promote(F_CAMERA, tiers, &mut left);
-    for (&t, &f) in tiers.iter().zip(flags) {
-        match t {
-            FULL => counts.full += 1,
-            REDUCED => counts.reduced += 1,
-            _ => counts.cheap += 1,
-        }
-        counts.dormant += (f & F_DORMANT != 0) as usize;
+        left -= take;
     }
-    counts
+    tiers
+        .par_chunks(PAR_CHUNK)
+        .zip(flags.par_chunks(PAR_CHUNK))
+        .map(|(ts, fs)| {
+            let mut c = TierCounts::default();
+            for (&t, &f) in ts.iter().zip(fs) {
+                match t {
+                    FULL => c.full += 1,
+                    REDUCED => c.reduced += 1,
+                    _ => c.cheap += 1,
+                }
+                c.dormant += (f & F_DORMANT != 0) as usize;
+            }
+            c
+        })
+        .reduce(TierCounts::default, |a, b| TierCounts {
+            full: a.full + b.full,
+            reduced: a.reduced + b.reduced,
+            cheap: a.cheap + b.cheap,
+            dormant: a.dormant + b.dormant,
+        })
 }
 
 #[cfg(test)]

@@ -1,9 +1,11 @@
 //! Uniform 2D grid over the ground plane (x, z), rebuilt every step by counting sort.
 //! Bounds follow the agents; the cell size grows when the bounds would need too many cells.
 //! Entries within a cell are in ascending agent index, so neighbour iteration order, and
-//! with it every result, is deterministic.
+//! with it every result, is deterministic. Each entry's position and body radius sit together in
+//! one 16-byte record in cell order, so a neighbour loop reads contiguous memory and never
+//! touches the per-agent arrays.
 
-use glam::{Vec2, Vec3};
+use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 #[derive(Clone, Debug, Default)]
@@ -17,12 +19,11 @@ pub struct SpatialGrid {
     cell_start: Vec<u32>,
     /// Agent indices sorted by cell.
     entries: Vec<u32>,
-    /// Cell of each agent, by agent index.
+    /// By agent index: its cell while the grid is rebuilt, then its position in `entries`.
     agent_cell: Vec<u32>,
-    /// Ground-plane positions in `entries` order, so neighbour loops read contiguous memory.
-    sorted_xz: Vec<Vec2>,
-    /// Heights in `entries` order (agents on another floor are not neighbours).
-    sorted_y: Vec<f32>,
+    /// `(x, z, y, radius)` in `entries` order: ground-plane position, height (agents on
+    /// another floor are not neighbours) and body radius.
+    sorted: Vec<Vec4>,
 }
 
 const PAR_CHUNK: usize = 4096;
@@ -33,19 +34,18 @@ pub const LAYER_GAP: f32 = 1.2;
 impl SpatialGrid {
     pub fn with_capacity(agents: usize) -> Self {
         Self {
-            cell_start: Vec::with_capacity(agents * 4 + 4097),
+            // A crowd needs about one or two cells per agent; sparser spreads grow it (rarely).
+            cell_start: Vec::with_capacity(agents * 2 + 4097),
             entries: Vec::with_capacity(agents),
             agent_cell: Vec::with_capacity(agents),
-            sorted_xz: Vec::with_capacity(agents),
-            sorted_y: Vec::with_capacity(agents),
+            sorted: Vec::with_capacity(agents),
             ..Default::default()
         }
     }
 
     pub fn heap_bytes(&self) -> usize {
         (self.cell_start.capacity() + self.entries.capacity() + self.agent_cell.capacity()) * 4
-            + self.sorted_xz.capacity() * 8
-            + self.sorted_y.capacity() * 4
+            + self.sorted.capacity() * 16
     }
 
     /// Agent indices in cell order (row by row, ascending index within a cell).
@@ -57,8 +57,9 @@ impl SpatialGrid {
         self.cell_size
     }
 
-    /// Rebuilds the grid for `pos` with cells of at least `min_cell_size`.
-    pub fn rebuild(&mut self, pos: &[Vec3], min_cell_size: f32) {
+    /// Rebuilds the grid for `pos` (body radius of agent `i`: `radius(i)`) with cells of at least
+    /// `min_cell_size`.
+    pub fn rebuild(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync), min_cell_size: f32) {
         let n = pos.len();
         let (lo, hi) = bounds(pos);
         let extent = (hi - lo).max(Vec2::splat(1e-3));
@@ -94,44 +95,53 @@ impl SpatialGrid {
         }
         self.entries.resize(n, 0);
         // Scatter with a running cursor per cell; `cell_start` is restored afterwards.
-        for (i, &c) in self.agent_cell.iter().enumerate() {
-            let slot = &mut self.cell_start[c as usize];
+        for (i, c) in self.agent_cell.iter_mut().enumerate() {
+            let slot = &mut self.cell_start[*c as usize];
             self.entries[*slot as usize] = i as u32;
+            // From here on `agent_cell` holds each agent's rank in `entries`.
+            *c = *slot;
             *slot += 1;
         }
         for c in (1..=cells).rev() {
             self.cell_start[c] = self.cell_start[c - 1];
         }
         self.cell_start[0] = 0;
-        self.refresh_positions(pos);
+        self.refresh_positions(pos, radius);
     }
 
     /// Re-reads agent positions into the cell-ordered copy without re-sorting (cells may go
     /// stale by the distance agents moved; callers widen their queries by that much).
-    pub fn refresh_positions(&mut self, pos: &[Vec3]) {
-        self.sorted_xz.resize(self.entries.len(), Vec2::ZERO);
-        self.sorted_y.resize(self.entries.len(), 0.0);
-        (
-            self.sorted_xz.par_chunks_mut(PAR_CHUNK),
-            self.sorted_y.par_chunks_mut(PAR_CHUNK),
-            self.entries.par_chunks(PAR_CHUNK),
-        )
-            .into_par_iter()
-            .for_each(|(out, ys, idx)| {
-                for ((o, y), &i) in out.iter_mut().zip(ys.iter_mut()).zip(idx) {
-                    let p = pos[i as usize];
-                    *o = Vec2::new(p.x, p.z);
-                    *y = p.y;
-                }
-            });
+    pub fn refresh_positions(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync)) {
+        self.sorted.resize(self.entries.len(), Vec4::ZERO);
+        self.sorted.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
+            for (o, &i) in out.iter_mut().zip(idx) {
+                let p = pos[i as usize];
+                *o = Vec4::new(p.x, p.z, p.y, radius(i as usize));
+            }
+        });
     }
 
-    /// Calls `f(j, position_j)` for every agent whose cell overlaps the square around `center` of
-    /// half-size `radius` and whose height is within `LAYER_GAP` of `y` (NaN: any height), in
-    /// deterministic order, until `f` returns `false`. The caller filters by distance. Positions
-    /// are those of the last rebuild or refresh.
+    /// `(x, z, y, radius)` of each entry, in `entries` order.
+    pub fn sorted(&self) -> &[Vec4] {
+        &self.sorted
+    }
+
+    /// Each agent's index into `entries` / `sorted`.
+    pub fn rank(&self) -> &[u32] {
+        &self.agent_cell
+    }
+
+    /// Swaps the cell-ordered records with `other` (same length): a solver that writes new
+    /// positions in cell order hands them back without a gather.
+    pub fn swap_sorted(&mut self, other: &mut Vec<Vec4>) {
+        debug_assert_eq!(other.len(), self.sorted.len());
+        std::mem::swap(&mut self.sorted, other);
+    }
+
+    /// Index ranges into the cell-ordered entries covering the square around `center` of
+    /// half-size `radius`, row by row; `f` returns `false` to stop.
     #[inline]
-    pub fn for_each_candidate(&self, center: Vec2, y: f32, radius: f32, mut f: impl FnMut(u32, Vec2) -> bool) {
+    pub fn for_each_row(&self, center: Vec2, radius: f32, mut f: impl FnMut(usize, usize) -> bool) {
         if self.dims_x == 0 {
             return;
         }
@@ -150,15 +160,35 @@ impl SpatialGrid {
             // Cells of one row are contiguous in `entries`.
             let a = self.cell_start[(row + x0) as usize] as usize;
             let b = self.cell_start[(row + x1 + 1) as usize] as usize;
-            for ((&j, &q), &qy) in self.entries[a..b].iter().zip(&self.sorted_xz[a..b]).zip(&self.sorted_y[a..b]) {
-                if (qy - y).abs() > LAYER_GAP {
-                    continue;
-                }
-                if !f(j, q) {
-                    return;
-                }
+            if a < b && !f(a, b) {
+                return;
             }
         }
+    }
+
+    /// Like `for_each_candidate`, with each candidate's body radius: `f(j, position_j, radius_j)`.
+    #[inline]
+    pub fn for_each_body(&self, center: Vec2, y: f32, radius: f32, mut f: impl FnMut(u32, Vec2, f32) -> bool) {
+        self.for_each_row(center, radius, |a, b| {
+            for (&j, e) in self.entries[a..b].iter().zip(&self.sorted[a..b]) {
+                if (e.z - y).abs() > LAYER_GAP {
+                    continue;
+                }
+                if !f(j, Vec2::new(e.x, e.y), e.w) {
+                    return false;
+                }
+            }
+            true
+        });
+    }
+
+    /// Calls `f(j, position_j)` for every agent whose cell overlaps the square around `center` of
+    /// half-size `radius` and whose height is within `LAYER_GAP` of `y` (NaN: any height), in
+    /// deterministic order, until `f` returns `false`. The caller filters by distance. Positions
+    /// are those of the last rebuild or refresh.
+    #[inline]
+    pub fn for_each_candidate(&self, center: Vec2, y: f32, radius: f32, mut f: impl FnMut(u32, Vec2) -> bool) {
+        self.for_each_body(center, y, radius, |j, q, _| f(j, q));
     }
 
     /// Agents within `radius` of `center` (ground-plane distance), appended to `out`.
@@ -216,7 +246,7 @@ mod tests {
         ) {
             let pos: Vec<Vec3> = pts.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)).collect();
             let mut g = SpatialGrid::with_capacity(pos.len());
-            g.rebuild(&pos, cell);
+            g.rebuild(&pos, &|_| 0.5, cell);
             let mut got = Vec::new();
             g.query_radius(Vec2::new(cx, cz), r, &mut got);
             got.sort_unstable();
@@ -228,7 +258,7 @@ mod tests {
     fn far_apart_agents_grow_the_cell_instead_of_the_memory() {
         let pos = vec![Vec3::new(-1e5, 0.0, -1e5), Vec3::new(1e5, 0.0, 1e5)];
         let mut g = SpatialGrid::with_capacity(2);
-        g.rebuild(&pos, 1.0);
+        g.rebuild(&pos, &|_| 0.5, 1.0);
         assert!(g.cell_start.len() <= 2 * 4 + 4096 + 1);
         let mut got = Vec::new();
         g.query_radius(Vec2::new(1e5, 1e5), 1.0, &mut got);

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use glam::{DVec3, Vec2, Vec3};
+use glam::{DVec3, Vec2, Vec3, Vec4};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 use rayon::prelude::*;
@@ -101,6 +101,22 @@ pub struct StepStats {
     pub active_targets: usize,
     /// Agents per Importance LOD tier in the last step, and dormant agents (counted in Cheap).
     pub tiers: TierCounts,
+    /// Wall-clock milliseconds of each phase of the last step (for benchmarks and profiling).
+    pub phases: PhaseTimes,
+}
+
+/// Milliseconds spent in each phase of one step.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct PhaseTimes {
+    /// Grid maintenance, dormancy and the LOD ladder (target selection and flow-field updates
+    /// run before and count only in `step_ms`).
+    pub classify: f32,
+    /// The per-agent step (target choice, behaviours, movement).
+    pub steer: f32,
+    pub body_blocking: f32,
+    /// Surface settle, velocity, pressing counts and the grid rebuild.
+    pub settle: f32,
+    pub attack: f32,
 }
 
 pub struct World {
@@ -113,11 +129,14 @@ pub struct World {
     grid_dirty: bool,
     camera: Option<Frustum>,
     next_pos: Vec<Vec3>,
-    next_pos2: Vec<Vec3>,
+    /// Body blocking's second buffer of cell-ordered records.
+    blocking_spare: Vec<Vec4>,
     lod_flags: Vec<u8>,
     lod_dist: Vec<f32>,
     lod_scratch: Vec<(f32, u32)>,
     sees: Vec<bool>,
+    /// Body blocking: whether each agent overlapped anything in the last pass.
+    moved: Vec<bool>,
     target_counts: Vec<u32>,
     press_candidates: Vec<pressure::Candidate>,
     pressing: Vec<u32>,
@@ -157,11 +176,12 @@ impl World {
             grid_dirty: true,
             camera: None,
             next_pos: Vec::with_capacity(cap),
-            next_pos2: Vec::with_capacity(cap),
+            blocking_spare: Vec::with_capacity(cap),
             lod_flags: Vec::with_capacity(cap),
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: Vec::new(),
             sees: Vec::with_capacity(cap),
+            moved: Vec::with_capacity(cap),
             target_counts: Vec::new(),
             press_candidates: Vec::new(),
             pressing: Vec::new(),
@@ -535,7 +555,8 @@ impl World {
         if self.grid_dirty {
             let cell = self.cell_size(1.0 / 60.0);
             let pool = self.pool.clone();
-            pool.install(|| self.grid.rebuild(&self.agents.pos, cell));
+            let (grid, a) = (&mut self.grid, &self.agents);
+            pool.install(|| grid.rebuild(&a.pos, &|i| a.params[i].radius, cell));
             self.grid_dirty = false;
         }
     }
@@ -647,12 +668,13 @@ impl World {
             + b(&a.flash)
             + b(&a.cell)
             + b(&self.sees)
+            + b(&self.moved)
             + b(&self.lod_flags)
             + b(&self.lod_dist)
             + self.ids.heap_bytes()
             + self.grid.heap_bytes()
             + b(&self.next_pos)
-            + b(&self.next_pos2)
+            + b(&self.blocking_spare)
             + b(&self.partials)
     }
 
@@ -714,7 +736,9 @@ impl World {
         for (i, &slot) in self.agents.slot.iter().enumerate() {
             self.ids.relocate(slot, i as u32);
         }
-        self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+        let cell = self.cell_size(dt);
+        let params = &self.agents.params;
+        self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
     }
 
     /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
@@ -826,16 +850,25 @@ impl World {
     }
 
     fn step_parallel(&mut self, dt: f32) {
+        let mut clock = Instant::now();
+        let mut lap = || {
+            let now = Instant::now();
+            let ms = (now - clock).as_secs_f32() * 1000.0;
+            clock = now;
+            ms
+        };
         let n = self.agents.len();
         if self.grid_dirty {
-            self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+            let cell = self.cell_size(dt);
+        let params = &self.agents.params;
+        self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
         }
         if self.stats.ticks.is_multiple_of(REORDER_INTERVAL) && n > CHUNK {
             self.reorder_by_cell(dt);
         }
         self.next_pos.resize(n, Vec3::ZERO);
-        self.next_pos2.resize(n, Vec3::ZERO);
         self.classify(dt);
+        self.stats.phases.classify = lap();
 
         let ctx = StepCtx {
             dt,
@@ -880,9 +913,9 @@ impl World {
             .for_each(
                 |(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group))| {
                     let base = ci * CHUNK;
+                    let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, slots, tiers, cells };
                     for k in 0..np.len() {
-                        let i = base + k;
-                        let input = AgentIn { i, pos, vel, params, arch, seeds, slots, tiers, cells };
+                        input.i = base + k;
                         let mut st = AgentState {
                             facing: facing[k],
                             yaw_rate: yaw_rate[k],
@@ -902,26 +935,26 @@ impl World {
                     }
                 },
             );
+        self.stats.phases.steer = lap();
 
         if self.settings.body_blocking && n > 1 {
             // Positions moved up to max_speed * dt since the grid was built (both agents of a
             // pair may have), plus small corrections per pass. A pair missed by a pass is only
             // corrected a step later; it is never lost.
             let slack = 2.0 * self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
-            for _ in 0..self.settings.body_blocking_iterations {
-                self.grid.refresh_positions(&self.next_pos);
-                body_blocking::resolve_pass(
-                    &self.next_pos,
-                    &mut self.next_pos2,
-                    &self.agents.params,
-                    &self.grid,
-                    self.max_radius,
-                    slack,
-                    CHUNK,
-                );
-                std::mem::swap(&mut self.next_pos, &mut self.next_pos2);
-            }
+            body_blocking::resolve(
+                &mut self.next_pos,
+                &self.agents.params,
+                &mut self.grid,
+                &mut self.blocking_spare,
+                &mut self.moved,
+                self.settings.body_blocking_iterations,
+                self.max_radius,
+                slack,
+                CHUNK,
+            );
         }
+        self.stats.phases.body_blocking = lap();
 
         // On a surface flow field: stay on open cells, stand on the surface.
         if let Some(nav) = &self.nav {
@@ -957,9 +990,13 @@ impl World {
                 (target[i] != NO_TARGET && flags[i] & FLAG_DORMANT == 0).then(|| steer[i].normalize_or_zero())
             });
         }
-        self.grid.rebuild(&self.agents.pos, self.cell_size(dt));
+        let cell = self.cell_size(dt);
+        let params = &self.agents.params;
+        self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
         self.grid_dirty = false;
+        self.stats.phases.settle = lap();
         self.attack_pass(dt);
+        self.stats.phases.attack = lap();
     }
 
     /// Swings and contact damage after movement; hits become this step's events.

@@ -11,19 +11,41 @@ use glam::Vec2;
 /// Below this vector length a behaviour counts only proportionally toward the normaliser.
 const ACTIVE_LENGTH: f32 = 0.1;
 
+/// A blend accumulated one contribution at a time (no list is kept).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Blend {
+    sum: Vec2,
+    scale: f32,
+}
+
+impl Blend {
+    #[inline]
+    pub fn add(&mut self, w: f32, v: Vec2) {
+        self.sum += v * w;
+        // `w * min(|v| / ACTIVE_LENGTH, 1)` without a square root unless |v| is below it.
+        let l2 = v.length_squared();
+        let active = if l2 >= ACTIVE_LENGTH * ACTIVE_LENGTH { w } else { w * l2.sqrt() / ACTIVE_LENGTH };
+        self.scale = self.scale.max(active);
+    }
+
+    /// The blended steering so far, clamped to the unit disk.
+    #[inline]
+    pub fn result(&self) -> Vec2 {
+        if self.scale <= 1e-9 {
+            return Vec2::ZERO;
+        }
+        (self.sum / self.scale).clamp_length_max(1.0)
+    }
+}
+
 /// Sums weighted contributions, normalised by the strongest active weight, clamped to the unit disk.
 #[inline]
 pub fn blend(contributions: &[(f32, Vec2)]) -> Vec2 {
-    let mut sum = Vec2::ZERO;
-    let mut scale: f32 = 0.0;
+    let mut b = Blend::default();
     for &(w, v) in contributions {
-        sum += v * w;
-        scale = scale.max(w * (v.length() / ACTIVE_LENGTH).min(1.0));
+        b.add(w, v);
     }
-    if scale <= 1e-9 {
-        return Vec2::ZERO;
-    }
-    (sum / scale).clamp_length_max(1.0)
+    b.result()
 }
 
 /// First-order smoothing toward `raw` with time constant `response` (0 = immediate). Implicit
