@@ -4,8 +4,8 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::agents::{AgentParams, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING};
-use crate::lod::LodSettings;
+use crate::agents::{AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING};
+use crate::lod::{LodSettings, CHEAP};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
@@ -56,7 +56,6 @@ pub(crate) struct AgentState {
     pub yaw_rate: f32,
     pub steer: Vec2,
     pub target: u32,
-    pub timer: f32,
     pub flags: u8,
     pub ps_cache: Vec2,
     /// Approach steering and goal direction.
@@ -81,9 +80,53 @@ impl Contributions {
     }
 }
 
+/// What the Importance LOD gate decided for an agent that runs its full step.
+#[derive(Clone, Copy)]
+pub(crate) struct Gate {
+    /// Neighbour-based and approach pulls are recomputed this step.
+    due: bool,
+    /// Steps between updates for this agent's tier.
+    interval: u32,
+    /// Seconds this step's smoothing and turning cover (a Cheap agent's whole interval).
+    dt: f32,
+}
+
 impl StepCtx<'_> {
-    #[inline(never)]
-    pub fn agent_step(&self, a: &AgentIn, st: &mut AgentState) -> Vec3 {
+    /// Target choice, then the Importance LOD gate. Reduced and Cheap agents refresh their
+    /// neighbour-based and approach pulls every `interval` steps (staggered by seed). Between
+    /// its updates an awake Cheap agent (off camera, beyond the mid band) coasts: it keeps its
+    /// steering and facing and only moves, and this returns its new position (`Err`) having
+    /// touched nothing else. Otherwise the agent runs `agent_step` with the returned gate; on
+    /// its update a Cheap agent smooths and turns over its whole interval.
+    #[inline]
+    pub fn begin(&self, a: &AgentIn, target: &mut u32, timer: &mut f32, flags: &mut u8, steer: Vec2) -> Result<Gate, Vec3> {
+        let i = a.i;
+        let seed = a.seeds[i];
+        // Pinned agents keep their target; others re-evaluate on their cooldown or as soon as
+        // their target leaves the active set.
+        *timer -= self.dt;
+        if *flags & FLAG_PINNED == 0 && (*timer <= 0.0 || !self.targets.get(*target).is_some_and(|t| t.active)) {
+            *target = choose_target(self.targets, a.pos[i], *target, self.hysteresis);
+            *timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
+        }
+        let tier = a.tiers[i];
+        let (interval, _) = self.lod.budget(tier, 1);
+        let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
+        let coasting = tier == CHEAP && *flags & FLAG_DORMANT == 0;
+        *flags &= !FLAG_COASTING;
+        if coasting && !due {
+            *flags |= FLAG_COASTING;
+            let (p3, prm) = (a.pos[i], &a.params[i]);
+            let v = Vec2::new(a.vel[i].x, a.vel[i].z);
+            let np = Vec2::new(p3.x, p3.z) + accelerate(v, steer * prm.max_speed, prm, self.dt) * self.dt;
+            return Err(Vec3::new(np.x, self.ground, np.y));
+        }
+        Ok(Gate { due, interval, dt: if coasting { self.dt * interval as f32 } else { self.dt } })
+    }
+
+    /// The full step of an agent that `begin` let through.
+    #[inline]
+    pub fn agent_step(&self, a: &AgentIn, st: &mut AgentState, gate: Gate) -> Vec3 {
         let i = a.i;
         let rt = &self.archetypes[a.arch[i] as usize];
         let b = &rt.config.behavior;
@@ -93,19 +136,13 @@ impl StepCtx<'_> {
         let p3 = a.pos[i];
         let p = Vec2::new(p3.x, p3.z);
         let v = Vec2::new(a.vel[i].x, a.vel[i].z);
-
-        // Target choice: pinned agents keep theirs; others re-evaluate on their cooldown or
-        // as soon as their target leaves the active set.
-        st.timer -= self.dt;
-        if st.flags & FLAG_PINNED == 0 && (st.timer <= 0.0 || !self.targets.get(st.target).is_some_and(|t| t.active)) {
-            st.target = choose_target(self.targets, p3, st.target, self.hysteresis);
-            st.timer = self.retarget_interval * (0.5 + hash01(seed, self.tick));
-        }
+        let Gate { due, interval, dt } = gate;
+        let samples = if interval <= 1 { b.spacing_max_samples } else { self.lod.budget(a.tiers[i], b.spacing_max_samples).1 };
 
         let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
         if st.flags & FLAG_DORMANT == 0 {
-            goal = self.behaviours(a, st, rt, &mut c);
+            goal = self.behaviours(a, st, rt, &mut c, due, samples);
             // Idle Motion fills in only when nothing else moves the agent.
             if b.use_idle_motion {
                 let others = c.0.result().length();
@@ -116,11 +153,11 @@ impl StepCtx<'_> {
             }
         }
         let raw = c.0.result();
-        st.steer = blend::smooth(st.steer, raw, prm.steering_response, self.dt);
+        st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
         match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
-            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, self.dt),
+            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, dt),
             None => st.yaw_rate = 0.0,
         }
         let np = p + new_v * self.dt;
@@ -128,17 +165,23 @@ impl StepCtx<'_> {
     }
 
     /// Adds every enabled behaviour's pull (except Idle Motion); returns the goal direction.
-    /// Importance LOD: Reduced and Cheap agents refresh the neighbour-based and approach pulls
-    /// every `interval` steps (staggered by seed) and reuse cached results in between.
-    #[inline(never)]
-    fn behaviours(&self, a: &AgentIn, st: &mut AgentState, rt: &ArchetypeRuntime, c: &mut Contributions) -> Vec2 {
+    /// Neighbour-based and approach pulls are recomputed when `due` (with at most `samples`
+    /// neighbours) and reused from the caches otherwise.
+    #[inline]
+    fn behaviours(
+        &self,
+        a: &AgentIn,
+        st: &mut AgentState,
+        rt: &ArchetypeRuntime,
+        c: &mut Contributions,
+        due: bool,
+        samples: u32,
+    ) -> Vec2 {
         let i = a.i;
         let b = &rt.config.behavior;
         let seed = a.seeds[i];
         let p = Vec2::new(a.pos[i].x, a.pos[i].z);
         let y = a.pos[i].y;
-        let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
-        let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
         let target = self.targets.get(st.target);
         let sees = self.sees[i];
         let mut goal = Vec2::ZERO;

@@ -125,6 +125,9 @@ pub const FLAG_DORMANT: u8 = 2;
 pub const FLAG_PRESSING: u8 = 4;
 /// Agent is backing off its target (Retreat).
 pub const FLAG_RETREATING: u8 = 8;
+/// Agent is a Cheap agent between its Importance LOD updates this step: it keeps its steering
+/// and facing, and body blocking leaves it to its neighbours until its next update.
+pub const FLAG_COASTING: u8 = 16;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Agents {

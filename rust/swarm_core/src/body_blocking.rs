@@ -6,7 +6,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
-use crate::agents::AgentParams;
+use crate::agents::{AgentParams, FLAG_COASTING};
 use crate::noise::hash2;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
@@ -21,6 +21,9 @@ const RELAXATION: f32 = 0.8;
 /// grid's own and `spare`, swapped after each pass), so neighbour loops and the pass itself
 /// read memory in sequence; the result is scattered back to `pos` at the end.
 ///
+/// Agents whose `flags` have `FLAG_COASTING` (Cheap agents between their LOD updates) are not
+/// moved; their neighbours still move out of them by their own share.
+///
 /// `moved[k]` records whether the agent at rank `k` overlapped anything. From the second pass
 /// on, agents that did not overlap anything in the previous pass are copied unchanged: a sparse
 /// horde pays for extra passes only where bodies touch. A new overlap that a neighbour's
@@ -29,6 +32,7 @@ const RELAXATION: f32 = 0.8;
 pub fn resolve(
     pos: &mut [Vec3],
     params: &[AgentParams],
+    flags: &[u8],
     grid: &mut SpatialGrid,
     spare: &mut Vec<Vec4>,
     moved: &mut Vec<bool>,
@@ -45,7 +49,7 @@ pub fn resolve(
     spare.resize(n, Vec4::ZERO);
     moved.resize(n, false);
     for pass in 0..iterations {
-        resolve_pass(grid, spare, moved, pass > 0, params, max_radius + slack, chunk);
+        resolve_pass(grid, spare, moved, pass > 0, params, flags, max_radius + slack, chunk);
         grid.swap_sorted(spare);
     }
     let (sorted, rank) = (grid.sorted(), grid.rank());
@@ -58,12 +62,14 @@ pub fn resolve(
 }
 
 /// One pass: reads the grid's records, writes `dst` (same order).
+#[allow(clippy::too_many_arguments)]
 fn resolve_pass(
     grid: &SpatialGrid,
     dst: &mut [Vec4],
     moved: &mut [bool],
     only_moved: bool,
     params: &[AgentParams],
+    flags: &[u8],
     reach: f32,
     chunk: usize,
 ) {
@@ -73,8 +79,9 @@ fn resolve_pass(
         for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
             let k = base + k;
             let me = src[k];
-            if only_moved && !*m {
+            if if only_moved { !*m } else { flags[entries[k] as usize] & FLAG_COASTING != 0 } {
                 *o = me;
+                *m = false;
                 continue;
             }
             let (corr, hit) = resolve_one(k, me, src, entries, params, grid, reach);

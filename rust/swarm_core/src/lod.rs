@@ -11,6 +11,13 @@
 //!
 //! Then a second pass spends the cap's remaining slots on agents in the near band or on camera,
 //! near-band first, nearest first. Distance is to the agent's own target.
+//!
+//! What a tier costs (`agent_step.rs`): Full runs everything every step. Reduced and Cheap refresh
+//! Personal Space (with fewer samples) and approach steering every `reduced_interval` /
+//! `cheap_interval` steps, staggered by seed, and reuse cached pulls in between. A Cheap agent
+//! that is awake (off camera, beyond the mid band) coasts between its updates: it keeps its
+//! steering and facing, only moves, and body blocking leaves it to its neighbours; its update
+//! then smooths and turns over the whole interval. Drawn agents are never Cheap.
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

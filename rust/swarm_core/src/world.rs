@@ -916,22 +916,27 @@ impl World {
                     let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, slots, tiers, cells };
                     for k in 0..np.len() {
                         input.i = base + k;
+                        let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k]) {
+                            Ok(gate) => gate,
+                            Err(coasted) => {
+                                np[k] = coasted;
+                                continue;
+                            }
+                        };
                         let mut st = AgentState {
                             facing: facing[k],
                             yaw_rate: yaw_rate[k],
                             steer: steer[k],
                             target: target[k],
-                            timer: timer[k],
                             flags: flags[k],
                             ps_cache: ps_cache[k],
                             approach_cache: ap_cache[k],
                             group_cache: group[k],
                         };
-                        np[k] = ctx.agent_step(&input, &mut st);
-                        (facing[k], yaw_rate[k], steer[k], target[k], timer[k]) =
-                            (st.facing, st.yaw_rate, st.steer, st.target, st.timer);
-                        (flags[k], ps_cache[k], ap_cache[k], group[k]) =
-                            (st.flags, st.ps_cache, st.approach_cache, st.group_cache);
+                        np[k] = ctx.agent_step(&input, &mut st, gate);
+                        (facing[k], yaw_rate[k], steer[k], target[k], flags[k]) =
+                            (st.facing, st.yaw_rate, st.steer, st.target, st.flags);
+                        (ps_cache[k], ap_cache[k], group[k]) = (st.ps_cache, st.approach_cache, st.group_cache);
                     }
                 },
             );
@@ -945,6 +950,7 @@ impl World {
             body_blocking::resolve(
                 &mut self.next_pos,
                 &self.agents.params,
+                &self.agents.flags,
                 &mut self.grid,
                 &mut self.blocking_spare,
                 &mut self.moved,

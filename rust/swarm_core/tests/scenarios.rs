@@ -121,7 +121,10 @@ fn capacity_is_enforced_and_bad_positions_are_refused() {
 
 #[test]
 fn heavier_agents_are_pushed_less() {
-    let mut w = world(10, 1);
+    // Without a target or a camera both would be Cheap and coast between their LOD updates
+    // (body blocking leaves coasting agents alone); this is about push resistance, so LOD is off.
+    let lod = swarm_core::LodSettings { enabled: false, ..Default::default() };
+    let mut w = World::new(WorldSettings { max_agents: 10, worker_threads: 1, seed: 7, lod, ..Default::default() });
     let mut light = Archetype::default();
     light.behavior.use_idle_motion = false;
     let mut heavy = light.clone();
@@ -485,4 +488,41 @@ fn a_big_surrounding_crowd_still_takes_turns_pressing() {
         hits += w.attack_events().len();
     }
     assert!(hits > 5, "80 agents around one target landed {hits} hits in 20 s");
+}
+
+#[test]
+fn coasting_cheap_agents_still_come_apart_and_move_like_full_ones() {
+    // A pack 150 m from its target, no camera: every agent is Cheap and coasts between its LOD
+    // updates (every fourth step), when body blocking also leaves it alone. Overlaps from a
+    // dense spawn are still resolved, and the pack arrives about as fast as with LOD off.
+    let run = |lod: bool| {
+        let lod = swarm_core::LodSettings { enabled: lod, ..Default::default() };
+        let mut w = World::new(WorldSettings { max_agents: 200, worker_threads: 2, seed: 3, lod, ..Default::default() });
+        let mut a = Archetype::default();
+        a.behavior.use_idle_motion = false;
+        let arch = w.add_archetype(a);
+        for i in 0..120 {
+            let (x, z) = ((i % 12) as f32 * 0.4, (i / 12) as f32 * 0.4);
+            w.spawn(arch, Vec3::new(150.0 + x, 0.0, z)).unwrap();
+        }
+        w.register_target(Vec3::ZERO, 1.0);
+        for _ in 0..120 {
+            w.step(DT);
+        }
+        assert!(w.stats().tiers.cheap == 120 || !w.settings().lod.enabled);
+        let overlap = max_overlap_fraction(&w);
+        let mean_x = w.agents().pos.iter().map(|p| p.x).sum::<f32>() / 120.0;
+        (overlap, mean_x)
+    };
+    let (overlap_lod, x_lod) = run(true);
+    let (overlap_full, x_full) = run(false);
+    assert!(overlap_lod < 0.35, "coasting agents overlap by {:.0}% of their radii", overlap_lod * 100.0);
+    assert!(overlap_full < 0.35, "full agents overlap by {:.0}% of their radii", overlap_full * 100.0);
+    // The packs start centred at x = 152.2 and first spread out of each other; the coasting
+    // pack keeps at least three quarters of the full pack's progress.
+    let (lod_progress, full_progress) = (152.2 - x_lod, 152.2 - x_full);
+    assert!(
+        full_progress > 3.0 && lod_progress > 0.75 * full_progress,
+        "LOD pack advanced {lod_progress} m, full pack {full_progress} m"
+    );
 }
