@@ -10,7 +10,7 @@ use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
-    approach::approach, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
+    approach::{approach, slot_dir}, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
     personal_space::personal_space, predictive::predictive, retreat::retreat, surround_shape,
 };
 use crate::surface_nav::SurfaceNav;
@@ -45,7 +45,6 @@ pub(crate) struct AgentIn<'a> {
     pub params: &'a [AgentParams],
     pub arch: &'a [u16],
     pub seeds: &'a [u32],
-    pub slots: &'a [Vec2],
     pub tiers: &'a [u8],
     pub cells: &'a [u32],
 }
@@ -222,7 +221,7 @@ impl StepCtx<'_> {
                         st.approach_cache = match field {
                             Some(dir) => [dir, dir],
                             None => {
-                                let ap = approach(p, tp, tv, a.slots[i], radius, b);
+                                let ap = approach(p, tp, tv, slot_dir(seed), radius, b);
                                 [ap.steer, ap.goal_dir]
                             }
                         };

@@ -5,6 +5,7 @@ use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::combat::AttackState;
+use crate::snorm::Snorm2;
 use crate::targets::NO_TARGET;
 
 /// Runs `$body` with `$v` bound to each per-agent array in turn. The one list of the arrays:
@@ -25,10 +26,6 @@ macro_rules! each_array {
         }
         {
             let $v = &mut $s.yaw_rate;
-            $body;
-        }
-        {
-            let $v = &mut $s.slot_dir;
             $body;
         }
         {
@@ -137,8 +134,6 @@ pub struct Agents {
     pub facing: Vec<Vec2>,
     /// Signed turn rate, radians per second.
     pub yaw_rate: Vec<f32>,
-    /// Unit direction of the agent's fixed slot around its target (from its seed).
-    pub slot_dir: Vec<Vec2>,
     /// Smoothed steering on the ground plane (unit disk).
     pub steer: Vec<Vec2>,
     pub archetype: Vec<u16>,
@@ -157,11 +152,11 @@ pub struct Agents {
     /// Seconds spent far from the target and off camera (dormancy countdown).
     pub dormant_timer: Vec<f32>,
     /// Cached Personal Space result, reused between throttled updates.
-    pub ps_cache: Vec<Vec2>,
+    pub ps_cache: Vec<Snorm2>,
     /// Cached approach steering and goal direction, reused between throttled updates.
-    pub approach_cache: Vec<[Vec2; 2]>,
+    pub approach_cache: Vec<[Snorm2; 2]>,
     /// Cached Hold Nearby and Out-of-Sight pulls.
-    pub group_cache: Vec<[Vec2; 2]>,
+    pub group_cache: Vec<[Snorm2; 2]>,
     /// Swing phase and timers.
     pub attack: Vec<AttackState>,
     /// Seconds of hit flash left (visuals read it).
@@ -174,7 +169,6 @@ pub struct Agents {
 pub struct NewAgent {
     pub pos: Vec3,
     pub facing: Vec2,
-    pub slot_dir: Vec2,
     pub archetype: u16,
     pub params: AgentParams,
     pub health: f32,
@@ -191,7 +185,6 @@ impl Agents {
             vel: Vec::with_capacity(cap),
             facing: Vec::with_capacity(cap),
             yaw_rate: Vec::with_capacity(cap),
-            slot_dir: Vec::with_capacity(cap),
             steer: Vec::with_capacity(cap),
             archetype: Vec::with_capacity(cap),
             flags: Vec::with_capacity(cap),
@@ -226,7 +219,6 @@ impl Agents {
         self.vel.push(Vec3::ZERO);
         self.facing.push(a.facing);
         self.yaw_rate.push(0.0);
-        self.slot_dir.push(a.slot_dir);
         self.steer.push(Vec2::ZERO);
         self.archetype.push(a.archetype);
         self.flags.push(0);
@@ -238,9 +230,9 @@ impl Agents {
         self.seed.push(a.seed);
         self.tier.push(crate::lod::FULL);
         self.dormant_timer.push(0.0);
-        self.ps_cache.push(Vec2::ZERO);
-        self.approach_cache.push([Vec2::ZERO; 2]);
-        self.group_cache.push([Vec2::ZERO; 2]);
+        self.ps_cache.push(Snorm2::ZERO);
+        self.approach_cache.push([Snorm2::ZERO; 2]);
+        self.group_cache.push([Snorm2::ZERO; 2]);
         self.attack.push(AttackState::default());
         self.flash.push(0.0);
         self.cell.push(a.cell);
@@ -293,7 +285,6 @@ mod tests {
         NewAgent {
             pos: Vec3::new(x, 0.0, 0.0),
             facing: Vec2::Y,
-            slot_dir: Vec2::X,
             archetype: 0,
             params: AgentParams::default(),
             health: x,

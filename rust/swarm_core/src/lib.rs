@@ -5,6 +5,7 @@
 //! chunks of agents with results independent of the thread count.
 
 mod agent_step;
+pub mod snorm;
 pub mod agents;
 pub mod body_blocking;
 pub mod camera;

@@ -22,6 +22,7 @@ use crate::config::{Archetype, WorldSettings};
 use crate::flow_field::{FieldSetSettings, SurfaceGrid, NONE};
 use crate::ids::{AgentId, IdTable};
 use crate::lod::{self, TierCounts};
+use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::pressure;
 use crate::surface_nav::SurfaceNav;
@@ -308,7 +309,6 @@ impl World {
             pos,
             cell,
             facing,
-            slot_dir: crate::steering::approach::slot_dir(seed),
             archetype,
             params,
             health: a.config.max_health,
@@ -649,7 +649,6 @@ impl World {
             + b(&a.vel)
             + b(&a.facing)
             + b(&a.yaw_rate)
-            + b(&a.slot_dir)
             + b(&a.steer)
             + b(&a.archetype)
             + b(&a.flags)
@@ -886,13 +885,12 @@ impl World {
             nav: self.nav.as_ref(),
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, seeds, slots, tiers, cells) = (
+        let (pos, vel, params, arch, seeds, tiers, cells) = (
             &a.pos[..],
             &a.vel[..],
             &a.params[..],
             &a.archetype[..],
             &a.seed[..],
-            &a.slot_dir[..],
             &a.tier[..],
             &a.cell[..],
         );
@@ -913,7 +911,7 @@ impl World {
             .for_each(
                 |(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group))| {
                     let base = ci * CHUNK;
-                    let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, slots, tiers, cells };
+                    let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells };
                     for k in 0..np.len() {
                         input.i = base + k;
                         let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k]) {
@@ -929,14 +927,16 @@ impl World {
                             steer: steer[k],
                             target: target[k],
                             flags: flags[k],
-                            ps_cache: ps_cache[k],
-                            approach_cache: ap_cache[k],
-                            group_cache: group[k],
+                            ps_cache: ps_cache[k].get(),
+                            approach_cache: ap_cache[k].map(Snorm2::get),
+                            group_cache: group[k].map(Snorm2::get),
                         };
                         np[k] = ctx.agent_step(&input, &mut st, gate);
                         (facing[k], yaw_rate[k], steer[k], target[k], flags[k]) =
                             (st.facing, st.yaw_rate, st.steer, st.target, st.flags);
-                        (ps_cache[k], ap_cache[k], group[k]) = (st.ps_cache, st.approach_cache, st.group_cache);
+                        ps_cache[k] = Snorm2::new(st.ps_cache);
+                        ap_cache[k] = st.approach_cache.map(Snorm2::new);
+                        group[k] = st.group_cache.map(Snorm2::new);
                     }
                 },
             );
