@@ -8,6 +8,7 @@ use crate::agents::{AgentParams, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_
 use crate::lod::LodSettings;
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
+use crate::perception::{memory::seek, Awareness, CHASING, INVESTIGATING, SEARCHING};
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
     approach::approach, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
@@ -48,6 +49,7 @@ pub(crate) struct AgentIn<'a> {
     pub slots: &'a [Vec2],
     pub tiers: &'a [u8],
     pub cells: &'a [u32],
+    pub aware: &'a [Awareness],
 }
 
 /// Per-agent fields the step reads and writes in place (only this agent reads them).
@@ -142,7 +144,10 @@ impl StepCtx<'_> {
         let y = a.pos[i].y;
         let (interval, samples) = self.lod.budget(a.tiers[i], b.spacing_max_samples);
         let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
-        let target = self.targets.get(st.target);
+        // A perceiving agent acts on its target only while it sees it; otherwise it may walk to
+        // the spot it searches (last seen, alerted) or the noise it investigates.
+        let aware = rt.config.perception.as_ref().map(|_| a.aware[i]);
+        let target = self.targets.get(st.target).filter(|_| aware.is_none_or(|w| w.mode == CHASING));
         let sees = self.sees[i];
         let mut goal = Vec2::ZERO;
 
@@ -237,11 +242,32 @@ impl StepCtx<'_> {
                 }
                 c.add(b.approach_weight, st.group_cache[1]);
             }
-        } else if b.use_personal_space {
-            if due {
-                st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
+        } else {
+            if let Some(w) = aware.filter(|w| w.mode == SEARCHING || w.mode == INVESTIGATING) {
+                let s = seek(p, Vec2::new(w.spot.x, w.spot.z), b.arrival_distance);
+                c.add(b.approach_weight, s);
+                goal = s.normalize_or_zero();
             }
-            c.add(b.spacing_strength, st.ps_cache);
+            if b.use_personal_space {
+                if due {
+                    st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
+                }
+                c.add(b.spacing_strength, st.ps_cache);
+            }
+            if aware.is_some() && b.use_out_of_sight {
+                if due {
+                    st.group_cache[1] = follow_seers(
+                        i as u32,
+                        p,
+                        y,
+                        b.follow_radius,
+                        b.follow_max_samples.min(samples.max(2)),
+                        self.grid,
+                        self.sees,
+                    );
+                }
+                c.add(b.approach_weight, st.group_cache[1]);
+            }
         }
         if b.use_hold_nearby {
             if due {

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod lod;
 pub mod movement;
 pub mod noise;
+pub mod perception;
 pub mod spatial_grid;
 pub mod steering;
 pub mod surface_nav;
@@ -23,7 +24,10 @@ pub mod world;
 
 pub use camera::Frustum;
 pub use combat::{AttackEvent, AttackProfile};
-pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings};
+pub use config::{
+    Archetype, BehaviorProfile, MovementProfile, OrientationMode, PerceptionProfile, Range, SightOcclusion,
+    WorldSettings,
+};
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;
