@@ -8,7 +8,7 @@ use crate::agents::{AgentParams, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_
 use crate::lod::LodSettings;
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
-use crate::perception::{memory::seek, Awareness, CHASING, INVESTIGATING, SEARCHING};
+use crate::perception::{memory::spot_steer, Awareness, CHASING, INVESTIGATING, SEARCHING};
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
     approach::approach, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
@@ -244,7 +244,15 @@ impl StepCtx<'_> {
             }
         } else {
             if let Some(w) = aware.filter(|w| w.mode == SEARCHING || w.mode == INVESTIGATING) {
-                let s = seek(p, Vec2::new(w.spot.x, w.spot.z), b.arrival_distance);
+                let s = spot_steer(
+                    self.nav,
+                    st.target,
+                    a.cells[i],
+                    a.pos[i],
+                    w.spot,
+                    b.arrival_distance,
+                    b.surround_near_band,
+                );
                 c.add(b.approach_weight, s);
                 goal = s.normalize_or_zero();
             }

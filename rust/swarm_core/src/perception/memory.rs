@@ -67,7 +67,7 @@ pub fn is_going(a: &Awareness, p: Vec3) -> bool {
     }
 }
 
-/// Steering toward a spot: full strength far away, easing within `arrival`, zero once reached.
+/// Straight steering toward a spot: full strength far away, easing within `arrival`, zero once reached.
 #[inline]
 pub fn seek(p: Vec2, spot: Vec2, arrival: f32) -> Vec2 {
     let d = spot - p;
@@ -76,6 +76,31 @@ pub fn seek(p: Vec2, spot: Vec2, arrival: f32) -> Vec2 {
         return Vec2::ZERO;
     }
     d / len * (len / arrival.max(0.1)).min(1.0)
+}
+
+/// A spot within this distance (metres, ground plane) of the cell a target's flow field leads
+/// to is walked to along that field (around walls, through doors); farther spots straight.
+pub const SPOT_FIELD_RADIUS: f32 = 3.0;
+
+/// Steering toward a searched or heard `spot` for an agent at `pos` in `cell`: along the field of
+/// target `slot` when that field leads to (near) the spot, as it does for an alert or a target
+/// last seen where it still is; straight (`seek`) otherwise; zero once the spot is reached.
+#[inline]
+pub fn spot_steer(nav: Option<&SurfaceNav>, slot: u32, cell: CellId, pos: Vec3, spot: Vec3, arrival: f32, near_band: f32) -> Vec2 {
+    let (p, s) = (Vec2::new(pos.x, pos.z), Vec2::new(spot.x, spot.z));
+    let d = p.distance(s);
+    if !(d > SPOT_REACHED * 0.5) {
+        return Vec2::ZERO;
+    }
+    let along = nav.and_then(|n| {
+        let f = n.target_field(slot)?;
+        let goal = n.grid.cell_center(f.target());
+        if Vec2::new(goal.x, goal.z).distance(s) > SPOT_FIELD_RADIUS {
+            return None;
+        }
+        n.steer(slot, cell, pos, d, near_band).filter(|v| *v != Vec2::ZERO)
+    });
+    along.unwrap_or_else(|| seek(p, s, arrival))
 }
 
 /// Read-only inputs of the alert pass.
