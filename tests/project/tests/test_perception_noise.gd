@@ -1,5 +1,6 @@
 # SwarmManager.emit_noise (SPEC section 7): agents whose SwarmPerceptionProfile has search on and
 # that see no target walk to the noise and give up after forget_time; agents without search stay.
+# A SwarmBreakable's break noise is fed to the manager the same way.
 extends "res://test_base.gd"
 
 
@@ -48,4 +49,17 @@ func run() -> bool:
 	s = manager.get_stats()
 	check_eq(s["perception_investigating"], 0, "agents still investigating after forget_time")
 	check_eq(s["perception_idle"], 24, "idle agents after forget_time")
+
+	# A SwarmBreakable's break noise reaches the same agents through the manager.
+	var box := SwarmFlowModifier.new()
+	manager.add_child(box)
+	box.position = Vector3(0, 0, -6)
+	var planks := SwarmBreakable.new()
+	planks.break_noise_radius = 30.0
+	box.add_child(planks)
+	await physics_frames(2)
+	planks.break_now()
+	await physics_frames(3)
+	s = manager.get_stats()
+	check_eq(s["perception_investigating"], 12, "searchers investigating the break noise")
 	return passed()
