@@ -27,7 +27,17 @@ fn run(threads: usize, n: usize, steps: usize) -> (Vec<Vec3>, Vec<Vec3>, Vec<swa
     let side = (n as f32).sqrt().ceil() as usize;
     for i in 0..n {
         let p = Vec3::new((i % side) as f32 * 0.9 - 30.0, 0.0, (i / side) as f32 * 0.9 - 30.0);
-        w.spawn(if i % 7 == 3 { c } else if i % 5 == 0 { b } else { a }, p).unwrap();
+        w.spawn(
+            if i % 7 == 3 {
+                c
+            } else if i % 5 == 0 {
+                b
+            } else {
+                a
+            },
+            p,
+        )
+        .unwrap();
     }
     for s in 0..steps {
         // Move a target, despawn a few: exercises retargeting and swap-remove.

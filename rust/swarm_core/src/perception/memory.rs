@@ -72,7 +72,7 @@ pub fn is_going(a: &Awareness, p: Vec3) -> bool {
 pub fn seek(p: Vec2, spot: Vec2, arrival: f32) -> Vec2 {
     let d = spot - p;
     let len = d.length();
-    if !(len > SPOT_REACHED * 0.5) {
+    if len <= SPOT_REACHED * 0.5 {
         return Vec2::ZERO;
     }
     d / len * (len / arrival.max(0.1)).min(1.0)
@@ -86,10 +86,18 @@ pub const SPOT_FIELD_RADIUS: f32 = 3.0;
 /// target `slot` when that field leads to (near) the spot, as it does for an alert or a target
 /// last seen where it still is; straight (`seek`) otherwise; zero once the spot is reached.
 #[inline]
-pub fn spot_steer(nav: Option<&SurfaceNav>, slot: u32, cell: CellId, pos: Vec3, spot: Vec3, arrival: f32, near_band: f32) -> Vec2 {
+pub fn spot_steer(
+    nav: Option<&SurfaceNav>,
+    slot: u32,
+    cell: CellId,
+    pos: Vec3,
+    spot: Vec3,
+    arrival: f32,
+    near_band: f32,
+) -> Vec2 {
     let (p, s) = (Vec2::new(pos.x, pos.z), Vec2::new(spot.x, spot.z));
     let d = p.distance(s);
-    if !(d > SPOT_REACHED * 0.5) {
+    if d <= SPOT_REACHED * 0.5 {
         return Vec2::ZERO;
     }
     let along = nav.and_then(|n| {

@@ -78,7 +78,7 @@ impl SightIn<'_> {
     #[inline]
     fn sees(&self, i: usize, p: &PerceptionProfile, aware: &Awareness) -> bool {
         let d = self.dist[i];
-        if !(d <= p.sight_distance) || self.targets.get(self.target[i]).is_none() {
+        if d > p.sight_distance || self.targets.get(self.target[i]).is_none() {
             return false;
         }
         match p.sight_occlusion {
@@ -155,9 +155,7 @@ pub(crate) fn collect_ray_requests(
         let i = (start + step) % n;
         next = (i + 1) % n;
         let Some(p) = archetypes[arch[i] as usize].config.perception.as_ref() else { continue };
-        if p.sight_occlusion != SightOcclusion::PhysicsRay
-            || flags[i] & FLAG_DORMANT != 0
-            || !(dist[i] <= p.sight_distance)
+        if p.sight_occlusion != SightOcclusion::PhysicsRay || flags[i] & FLAG_DORMANT != 0 || dist[i] > p.sight_distance
         {
             continue;
         }

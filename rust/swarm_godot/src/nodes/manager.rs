@@ -622,7 +622,10 @@ impl SwarmManager {
             return false;
         }
         if !radius.is_finite() || radius < 0.0 {
-            self.error("emit_noise", format!("radius {radius} must be a finite number of metres, 0 or more; the noise is ignored"));
+            self.error(
+                "emit_noise",
+                format!("radius {radius} must be a finite number of metres, 0 or more; the noise is ignored"),
+            );
             return false;
         }
         if !self.world_mut().emit_noise(to_vec3(position), radius) {

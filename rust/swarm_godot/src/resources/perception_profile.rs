@@ -76,8 +76,10 @@ impl SwarmPerceptionProfile {
 impl SwarmPerceptionProfile {
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> PerceptionProfile {
         let d = PerceptionProfile::default();
-        let mut c =
-            Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmPerceptionProfile")));
+        let mut c = Checker::new(format!(
+            "{owner}: {}",
+            resource_name(&self.base().clone().upcast(), "SwarmPerceptionProfile")
+        ));
         let occlusion = match c.i("sight_occlusion", self.sight_occlusion, 0, 2) {
             0 => SightOcclusion::None,
             1 => SightOcclusion::PhysicsRay,
@@ -95,7 +97,13 @@ impl SwarmPerceptionProfile {
             ),
             forget_time: c.f("forget_time", self.forget_time, 0.0, 1e6, d.forget_time),
             search_enabled: self.search_enabled,
-            alert_spread_radius: c.f("alert_spread_radius", self.alert_spread_radius, 0.0, 1000.0, d.alert_spread_radius),
+            alert_spread_radius: c.f(
+                "alert_spread_radius",
+                self.alert_spread_radius,
+                0.0,
+                1000.0,
+                d.alert_spread_radius,
+            ),
         };
         problems.append(&mut c.problems);
         p
