@@ -145,6 +145,14 @@ fn a_costly_closed_door_hides_the_target_and_opening_or_cheapening_it_reveals_it
     set_door(&mut w, Some(door(RouteMode::ExtraCost(15.0))));
     run(&mut w, 60);
     assert_ne!(mode(&w, id), CHASING, "half of 30 m still hides");
+    // A 7 m door hides (past 4 m + 1.5 cells of slack); damaged, at half cost (3.5 m), it does not.
+    set_door(&mut w, Some(door(RouteMode::ExtraCost(7.0))));
+    run(&mut w, 60);
+    assert_ne!(mode(&w, id), CHASING, "a 7 m door hides");
+    set_door(&mut w, Some(door(RouteMode::ExtraCost(3.5))));
+    run(&mut w, 60);
+    assert_eq!(mode(&w, id), CHASING, "the same door at half cost reveals the target");
+    w.set_position(id, Vec3::new(26.0, 0.0, 5.0));
     set_door(&mut w, None);
     run(&mut w, 300);
     assert_eq!(mode(&w, id), CHASING, "an open door reveals the target");
