@@ -5,9 +5,15 @@ extends Node3D
 ##   north  a player door: opens while the player stands in its trigger, shuts once the player
 ##          has left and no agent is in the doorway (SwarmFlowModifier.is_open);
 ##   west   a plank barricade (SwarmBreakable, low health) whose planks fall off as it weakens;
-##   south  a locked door (high route cost and health, no trigger): opens only when it breaks;
+##   south  a locked door (high route cost and health, no trigger): opens only when it breaks,
+##          and until then hides the player (see below);
 ##   east   an open gap with pushable bins (RigidBody3D on layer 2 + SwarmFlowModifier route FREE
 ##          + SwarmPushable) that the crowd shoves into town.
+## The walkers perceive (demo/doors/walker_perception.tres, a SwarmPerceptionProfile on
+## NAVIGATION_PATH with search on): a shut door whose route cost is above the profile's 12 m
+## detour tolerance hides the player behind it (the locked door always, the north door while
+## shut), the barricade's cheap planks hide nothing, and its hit and break noises draw walkers
+## that see nobody; they search, and give up after forget_time.
 ## The level is built in code, then the manager bakes its surface flow field at start
 ## (bake_flow_field(), then surface_flow_field_enabled = true).
 ##
@@ -24,6 +30,7 @@ const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const SETTINGS: SwarmSettings = preload("res://demo/resources/swarm_settings.tres")
 const DOOR := preload("res://demo/doors/door.gd")
 const BARRICADE := preload("res://demo/doors/barricade.gd")
+const PERCEPTION: SwarmPerceptionProfile = preload("res://demo/doors/walker_perception.tres")
 
 @export var agent_count := 1500
 @export var player_speed := 7.0
@@ -229,7 +236,7 @@ func _side_dir(side: String) -> Vector3:
 func _build_gates() -> void:
 	north_door = DOOR.new()
 	north_door.name = "NorthDoor"
-	north_door.route_cost = 10.0
+	north_door.route_cost = 20.0
 	north_door.max_health = 150.0
 	north_door.player_layer = PLAYER_LAYER
 	manager.add_child(north_door)
@@ -238,7 +245,7 @@ func _build_gates() -> void:
 	locked_door = DOOR.new()
 	locked_door.name = "LockedDoor"
 	locked_door.locked = true
-	locked_door.route_cost = 25.0
+	locked_door.route_cost = 40.0
 	locked_door.max_health = 250.0
 	manager.add_child(locked_door)
 	locked_door.position = Vector3(0, 0, TOWN - 0.5)
@@ -339,6 +346,7 @@ func _spawn_horde() -> void:
 	var attack := SwarmAttackProfile.new()
 	attack.swing_damage = 4.0
 	a.attack_profile = attack
+	a.perception_profile = PERCEPTION
 	var rng := RandomNumberGenerator.new()
 	rng.seed = 11
 	for i in agent_count:
@@ -411,9 +419,12 @@ func _gates_text() -> String:
 	var pressing := 0
 	for b in bins:
 		pressing += (b.get_node("Box") as SwarmFlowModifier).get_pressing_agent_count()
-	return "north door: %s\nlocked door: %s\nbarricade: %d/%d planks, %s\nbins moved up to %.1f m (%d agents pushing)" % [
+	var st := manager.get_stats()
+	return "north door: %s\nlocked door: %s\nbarricade: %d/%d planks, %s\nbins moved up to %.1f m (%d agents pushing)\nwalkers: %d see the player, %d search, %d follow a noise, %d idle" % [
 			north_door.state_text(), locked_door.state_text(), barricade.planks_left(), barricade.planks,
-			["intact", "damaged", "broken"][barricade.breakable.get_state()], _bins_moved(), pressing]
+			["intact", "damaged", "broken"][barricade.breakable.get_state()], _bins_moved(), pressing,
+			st.get("perception_chasing", 0), st.get("perception_searching", 0),
+			st.get("perception_investigating", 0), st.get("perception_idle", 0)]
 
 
 func _process(delta: float) -> void:

@@ -8,10 +8,19 @@ use crate::agents::{AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_PINNED, FLAG_
 use crate::lod::{LodSettings, CHEAP};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
+use crate::perception::{memory::spot_steer, Awareness, CHASING, INVESTIGATING, SEARCHING};
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
-    approach::{approach, slot_dir}, blend, hold_nearby::hold_nearby, idle::idle_wander, orbit::orbit, out_of_sight::follow_seers,
-    personal_space::personal_space, predictive::predictive, retreat::retreat, surround_shape,
+    approach::{approach, slot_dir},
+    blend,
+    hold_nearby::hold_nearby,
+    idle::idle_wander,
+    orbit::orbit,
+    out_of_sight::follow_seers,
+    personal_space::personal_space,
+    predictive::predictive,
+    retreat::retreat,
+    surround_shape,
 };
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{choose_target, Targets};
@@ -47,6 +56,7 @@ pub(crate) struct AgentIn<'a> {
     pub seeds: &'a [u32],
     pub tiers: &'a [u8],
     pub cells: &'a [u32],
+    pub aware: &'a [Awareness],
 }
 
 /// Per-agent fields the step reads and writes in place (only this agent reads them).
@@ -98,7 +108,14 @@ impl StepCtx<'_> {
     /// touched nothing else. Otherwise the agent runs `agent_step` with the returned gate; on
     /// its update a Cheap agent smooths and turns over its whole interval.
     #[inline]
-    pub fn begin(&self, a: &AgentIn, target: &mut u32, timer: &mut f32, flags: &mut u8, steer: Vec2) -> Result<Gate, Vec3> {
+    pub fn begin(
+        &self,
+        a: &AgentIn,
+        target: &mut u32,
+        timer: &mut f32,
+        flags: &mut u8,
+        steer: Vec2,
+    ) -> Result<Gate, Vec3> {
         let i = a.i;
         let seed = a.seeds[i];
         // Pinned agents keep their target; others re-evaluate on their cooldown or as soon as
@@ -136,7 +153,8 @@ impl StepCtx<'_> {
         let p = Vec2::new(p3.x, p3.z);
         let v = Vec2::new(a.vel[i].x, a.vel[i].z);
         let Gate { due, interval, dt } = gate;
-        let samples = if interval <= 1 { b.spacing_max_samples } else { self.lod.budget(a.tiers[i], b.spacing_max_samples).1 };
+        let samples =
+            if interval <= 1 { b.spacing_max_samples } else { self.lod.budget(a.tiers[i], b.spacing_max_samples).1 };
 
         let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
@@ -181,7 +199,10 @@ impl StepCtx<'_> {
         let seed = a.seeds[i];
         let p = Vec2::new(a.pos[i].x, a.pos[i].z);
         let y = a.pos[i].y;
-        let target = self.targets.get(st.target);
+        // A perceiving agent acts on its target only while it sees it; otherwise it may walk to
+        // the spot it searches (last seen, alerted) or the noise it investigates.
+        let aware = rt.config.perception.as_ref().map(|_| a.aware[i]);
+        let target = self.targets.get(st.target).filter(|_| aware.is_none_or(|w| w.mode == CHASING));
         let sees = self.sees[i];
         let mut goal = Vec2::ZERO;
 
@@ -276,11 +297,40 @@ impl StepCtx<'_> {
                 }
                 c.add(b.approach_weight, st.group_cache[1]);
             }
-        } else if b.use_personal_space {
-            if due {
-                st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
+        } else {
+            if let Some(w) = aware.filter(|w| w.mode == SEARCHING || w.mode == INVESTIGATING) {
+                let s = spot_steer(
+                    self.nav,
+                    st.target,
+                    a.cells[i],
+                    a.pos[i],
+                    w.spot,
+                    b.arrival_distance,
+                    b.surround_near_band,
+                );
+                c.add(b.approach_weight, s);
+                goal = s.normalize_or_zero();
             }
-            c.add(b.spacing_strength, st.ps_cache);
+            if b.use_personal_space {
+                if due {
+                    st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
+                }
+                c.add(b.spacing_strength, st.ps_cache);
+            }
+            if aware.is_some() && b.use_out_of_sight {
+                if due {
+                    st.group_cache[1] = follow_seers(
+                        i as u32,
+                        p,
+                        y,
+                        b.follow_radius,
+                        b.follow_max_samples.min(samples.max(2)),
+                        self.grid,
+                        self.sees,
+                    );
+                }
+                c.add(b.approach_weight, st.group_cache[1]);
+            }
         }
         if b.use_hold_nearby {
             if due {

@@ -5,6 +5,7 @@ use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::combat::AttackState;
+use crate::perception::Awareness;
 use crate::snorm::Snorm2;
 use crate::targets::NO_TARGET;
 
@@ -96,6 +97,10 @@ macro_rules! each_array {
             let $v = &mut $s.cell;
             $body;
         }
+        {
+            let $v = &mut $s.aware;
+            $body;
+        }
     }};
 }
 
@@ -163,6 +168,8 @@ pub struct Agents {
     pub flash: Vec<f32>,
     /// Surface flow field cell the agent stands in (`flow_field::NONE` without a field).
     pub cell: Vec<u32>,
+    /// Perception state (only read for archetypes with a perception profile).
+    pub aware: Vec<Awareness>,
 }
 
 /// What a new agent starts with.
@@ -202,6 +209,7 @@ impl Agents {
             attack: Vec::with_capacity(cap),
             flash: Vec::with_capacity(cap),
             cell: Vec::with_capacity(cap),
+            aware: Vec::with_capacity(cap),
         }
     }
 
@@ -236,6 +244,7 @@ impl Agents {
         self.attack.push(AttackState::default());
         self.flash.push(0.0);
         self.cell.push(a.cell);
+        self.aware.push(Awareness::default());
         self.len() - 1
     }
 

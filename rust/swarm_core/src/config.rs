@@ -367,6 +367,70 @@ impl BehaviorProfile {
     }
 }
 
+/// How sight decides whether something between an agent and its target hides the target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum SightOcclusion {
+    /// Distance only: within `sight_distance` the target is seen.
+    None,
+    /// A physics ray from the agent's eyes to the target, cast by the engine layer (see
+    /// `World::sight_ray_requests`); until the first answer arrives the target reads as unseen.
+    PhysicsRay,
+    /// The route to the target on the surface flow field against the straight-line distance:
+    /// a detour longer than `occlusion_detour_tolerance` hides the target (a closed door with a
+    /// high route cost does). A route that cannot be measured reads as not blocked (seen).
+    #[default]
+    NavigationPath,
+}
+
+/// What an agent notices (seeds 000 and 001: sight, occlusion, memory, noise, alerts).
+/// Optional on the archetype: without it an agent always knows where its target is.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PerceptionProfile {
+    /// Metres (ground plane): a target farther than this is never seen.
+    pub sight_distance: f32,
+    pub sight_occlusion: SightOcclusion,
+    /// NavigationPath only: metres of extra route, beyond the straight-line distance, that still
+    /// count as "in sight" (plus one and a half cells of grid slack). Metres, not a ratio, so a
+    /// door's route cost hides a target at any distance. A closed door whose route cost is
+    /// above this hides what is behind it; a fence with a lower cost hides nothing.
+    pub occlusion_detour_tolerance: f32,
+    /// Seconds after the last sight, noise or alert before a searching agent gives up and
+    /// goes idle.
+    pub forget_time: f32,
+    /// On: the agent walks to where it last saw its target, and hears noises while it sees no
+    /// target. Off: losing sight of the target makes it idle at once, and noises are ignored.
+    pub search_enabled: bool,
+    /// Metres: an agent that sees its target alerts other perceiving agents within this
+    /// distance (through the same occlusion gate), giving them the target's position as a spot
+    /// to search. 0 turns alerts off.
+    pub alert_spread_radius: f32,
+}
+
+impl Default for PerceptionProfile {
+    fn default() -> Self {
+        Self {
+            sight_distance: 30.0,
+            sight_occlusion: SightOcclusion::NavigationPath,
+            occlusion_detour_tolerance: 4.0,
+            forget_time: 10.0,
+            search_enabled: true,
+            alert_spread_radius: 6.0,
+        }
+    }
+}
+
+impl PerceptionProfile {
+    pub fn sanitized(mut self) -> Self {
+        let d = Self::default();
+        self.sight_distance = finite_clamp(self.sight_distance, 0.0, 1e6, d.sight_distance);
+        self.occlusion_detour_tolerance =
+            finite_clamp(self.occlusion_detour_tolerance, 0.0, 1e6, d.occlusion_detour_tolerance);
+        self.forget_time = finite_clamp(self.forget_time, 0.0, 1e6, d.forget_time);
+        self.alert_spread_radius = finite_clamp(self.alert_spread_radius, 0.0, 1000.0, d.alert_spread_radius);
+        self
+    }
+}
+
 /// An agent type: body, health and the profiles it uses.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Archetype {
@@ -378,6 +442,8 @@ pub struct Archetype {
     pub movement: MovementProfile,
     /// How it attacks; `None` for agents that never attack.
     pub attack: Option<crate::combat::AttackProfile>,
+    /// What it notices (sight, noise, alerts); `None`: it always knows where its target is.
+    pub perception: Option<PerceptionProfile>,
 }
 
 impl Default for Archetype {
@@ -389,6 +455,7 @@ impl Default for Archetype {
             behavior: BehaviorProfile::default(),
             movement: MovementProfile::default(),
             attack: None,
+            perception: None,
         }
     }
 }
@@ -402,6 +469,7 @@ impl Archetype {
         self.behavior = self.behavior.sanitized();
         self.movement = self.movement.sanitized();
         self.attack = self.attack.map(|a| a.sanitized());
+        self.perception = self.perception.map(|p| p.sanitized());
         self
     }
 }

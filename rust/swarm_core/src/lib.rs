@@ -5,7 +5,6 @@
 //! chunks of agents with results independent of the thread count.
 
 mod agent_step;
-pub mod snorm;
 pub mod agents;
 pub mod body_blocking;
 pub mod camera;
@@ -16,6 +15,8 @@ pub mod ids;
 pub mod lod;
 pub mod movement;
 pub mod noise;
+pub mod perception;
+pub mod snorm;
 pub mod spatial_grid;
 pub mod steering;
 pub mod surface_nav;
@@ -24,7 +25,10 @@ pub mod world;
 
 pub use camera::Frustum;
 pub use combat::{AttackEvent, AttackProfile};
-pub use config::{Archetype, BehaviorProfile, MovementProfile, OrientationMode, Range, WorldSettings};
+pub use config::{
+    Archetype, BehaviorProfile, MovementProfile, OrientationMode, PerceptionProfile, Range, SightOcclusion,
+    WorldSettings,
+};
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;

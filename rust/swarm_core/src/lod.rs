@@ -158,7 +158,11 @@ pub fn assign_tiers(
     // Candidates for Full: awake, in the near band or on camera. Near-band ones first.
     scratch.clear();
     scratch.extend(
-        flags.iter().enumerate().filter(|(_, &f)| f & F_DORMANT == 0 && f & F_NEAR != 0).map(|(i, _)| (dist[i], i as u32)),
+        flags
+            .iter()
+            .enumerate()
+            .filter(|(_, &f)| f & F_DORMANT == 0 && f & F_NEAR != 0)
+            .map(|(i, _)| (dist[i], i as u32)),
     );
     let near = scratch.len();
     scratch.extend(

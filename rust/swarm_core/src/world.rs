@@ -22,6 +22,7 @@ use crate::config::{Archetype, WorldSettings};
 use crate::flow_field::{FieldSetSettings, SurfaceGrid, NONE};
 use crate::ids::{AgentId, IdTable};
 use crate::lod::{self, TierCounts};
+use crate::perception::{self, memory, Awareness, PerceptionCounts, PerceptionRuntime, SightRay, CHASING};
 use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::pressure;
@@ -102,6 +103,8 @@ pub struct StepStats {
     pub active_targets: usize,
     /// Agents per Importance LOD tier in the last step, and dormant agents (counted in Cheap).
     pub tiers: TierCounts,
+    /// Agents with a perception profile per state in the last step.
+    pub perception: PerceptionCounts,
     /// Wall-clock milliseconds of each phase of the last step (for benchmarks and profiling).
     pub phases: PhaseTimes,
 }
@@ -109,7 +112,7 @@ pub struct StepStats {
 /// Milliseconds spent in each phase of one step.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PhaseTimes {
-    /// Grid maintenance, dormancy and the LOD ladder (target selection and flow-field updates
+    /// Grid maintenance, dormancy, the LOD ladder and perception (target selection and flow-field updates
     /// run before and count only in `step_ms`).
     pub classify: f32,
     /// The per-agent step (target choice, behaviours, movement).
@@ -149,6 +152,8 @@ pub struct World {
     pressed: Vec<u32>,
     event_scratch: Vec<Vec<AttackEvent>>,
     partials: Vec<DVec3>,
+    /// Noise queue, sight-ray requests and answers (see `perception`).
+    perception: PerceptionRuntime,
     rng: Pcg32,
     time: f64,
     stats: StepStats,
@@ -156,6 +161,10 @@ pub struct World {
     max_radius: f32,
     max_spacing: f32,
     max_speed: f32,
+    /// Largest alert radius, and which perception features any archetype uses.
+    max_alert: f32,
+    any_perception: bool,
+    any_ray: bool,
     pool: Arc<rayon::ThreadPool>,
 }
 
@@ -198,6 +207,10 @@ impl World {
             max_radius: 0.0,
             max_spacing: 0.0,
             max_speed: 0.0,
+            max_alert: 0.0,
+            any_perception: false,
+            any_ray: false,
+            perception: PerceptionRuntime::default(),
             pool: Arc::new(pool),
             settings,
         }
@@ -272,6 +285,10 @@ impl World {
         self.max_radius = self.archetypes.iter().map(|a| a.config.agent_radius).fold(0.0, f32::max);
         self.max_spacing = self.archetypes.iter().map(|a| a.config.behavior.spacing_radius).fold(0.0, f32::max);
         self.max_speed = self.archetypes.iter().map(|a| a.config.movement.max_speed.max).fold(0.0, f32::max);
+        let profiles = || self.archetypes.iter().filter_map(|a| a.config.perception.as_ref());
+        self.max_alert = profiles().map(|p| p.alert_spread_radius).fold(0.0, f32::max);
+        self.any_perception = profiles().next().is_some();
+        self.any_ray = profiles().any(|p| p.sight_occlusion == crate::config::SightOcclusion::PhysicsRay);
     }
 
     // ----- agents -----
@@ -666,6 +683,7 @@ impl World {
             + b(&a.attack)
             + b(&a.flash)
             + b(&a.cell)
+            + b(&a.aware)
             + b(&self.sees)
             + b(&self.moved)
             + b(&self.lod_flags)
@@ -752,6 +770,7 @@ impl World {
         self.sees.resize(n, true);
         let archetypes = &self.archetypes;
         let (pos, target, params, arch) = (&a.pos[..], &a.target[..], &a.params[..], &a.archetype[..]);
+        let aware = &a.aware[..];
         (
             self.lod_flags.par_chunks_mut(CHUNK),
             self.lod_dist.par_chunks_mut(CHUNK),
@@ -774,8 +793,10 @@ impl World {
                         dormant = false;
                         timer[k] = 0.0;
                     } else if !dormant {
-                        // Only agents with a target can be far from it.
-                        if dist.is_finite() && dist > s.dormancy_distance && !on_camera {
+                        // Only agents with a target can be far from it; an agent walking to a
+                        // searched spot or a heard noise stays awake.
+                        let busy = aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
+                        if dist.is_finite() && dist > s.dormancy_distance && !on_camera && !busy {
                             timer[k] += dt;
                             dormant = timer[k] >= s.dormancy_delay;
                         } else {
@@ -843,6 +864,123 @@ impl World {
         }
     }
 
+    /// Perception (see `perception`): sight and memory, queued noises, alerts, and the next
+    /// batch of sight-ray requests. Overwrites `sees` for perceiving agents. Nothing runs (and
+    /// queued noises are dropped) while no archetype has a perception profile.
+    fn perceive(&mut self, dt: f32) {
+        if !self.any_perception {
+            self.perception.noises.clear();
+            self.perception.requests.clear();
+            self.stats.perception = PerceptionCounts::default();
+            return;
+        }
+        let a = &mut self.agents;
+        let sight = perception::sight::SightIn {
+            dt,
+            archetypes: &self.archetypes,
+            targets: &self.targets,
+            nav: self.nav.as_ref(),
+            pos: &a.pos,
+            target: &a.target,
+            arch: &a.archetype,
+            cell: &a.cell,
+            dist: &self.lod_dist,
+        };
+        perception::sight::sight_pass(&sight, &mut a.aware, &mut self.sees, &mut a.flags, &mut a.dormant_timer, CHUNK);
+        perception::noise::apply_noises(
+            &self.perception.noises,
+            &self.grid,
+            &self.archetypes,
+            &a.archetype,
+            &mut a.aware,
+            &mut a.flags,
+            &mut a.dormant_timer,
+        );
+        self.perception.noises.clear();
+        let archetypes = &self.archetypes;
+        let has_profile = |i: usize| archetypes[a.archetype[i] as usize].config.perception.is_some();
+        let any_seer = self.max_alert > 0.0 && (0..a.len()).any(|i| self.sees[i] && has_profile(i));
+        if any_seer {
+            let alert = perception::memory::AlertIn {
+                tick: self.stats.ticks as u32,
+                archetypes,
+                targets: &self.targets,
+                nav: self.nav.as_ref(),
+                grid: &self.grid,
+                pos: &a.pos,
+                target: &a.target,
+                arch: &a.archetype,
+                cell: &a.cell,
+                seeds: &a.seed,
+                sees: &self.sees,
+                max_radius: self.max_alert,
+            };
+            perception::memory::alert_pass(&alert, &mut a.aware, &mut a.flags, &mut a.dormant_timer, CHUNK);
+        }
+        if self.any_ray {
+            let ids = &self.ids;
+            let slot = &a.slot;
+            perception::sight::collect_ray_requests(
+                &mut self.perception,
+                archetypes,
+                &self.targets,
+                &a.pos,
+                &a.target,
+                &a.archetype,
+                &a.flags,
+                &self.lod_dist,
+                self.settings.agent_height,
+                |i| ids.id_of_slot(slot[i]),
+            );
+        } else {
+            self.perception.requests.clear();
+        }
+        self.stats.perception = perception::count(&a.aware, has_profile);
+    }
+
+    /// Queues a noise heard at the next step by search-enabled agents within `radius` that see
+    /// no target. False (nothing queued) for a non-finite position or a negative / non-finite
+    /// radius.
+    pub fn emit_noise(&mut self, position: Vec3, radius: f32) -> bool {
+        self.perception.push_noise(position, radius)
+    }
+
+    /// Sight rays the engine layer should cast before the next step (PhysicsRay agents, at most
+    /// the ray budget per step, round-robin).
+    pub fn sight_ray_requests(&self) -> &[SightRay] {
+        &self.perception.requests
+    }
+
+    /// Answers to `sight_ray_requests`, in order: true where something blocks the ray. Extra
+    /// answers are ignored; agents gone or retargeted since are skipped.
+    pub fn answer_sight_rays(&mut self, blocked: &[bool]) {
+        for (r, &b) in self.perception.requests.iter().zip(blocked) {
+            if let Some(i) = self.ids.resolve(r.agent) {
+                if self.agents.target[i] == r.target {
+                    self.agents.aware[i].ray = if b { perception::RAY_BLOCKED } else { perception::RAY_CLEAR };
+                }
+            }
+        }
+    }
+
+    /// Sight rays handed out per step at most (0 disables PhysicsRay sight).
+    pub fn set_sight_ray_budget(&mut self, rays: usize) {
+        self.perception.ray_budget = rays.min(1 << 20);
+    }
+
+    /// An agent's perception state (meaningful for archetypes with a perception profile).
+    pub fn awareness(&self, id: AgentId) -> Option<Awareness> {
+        self.ids.resolve(id).map(|i| self.agents.aware[i])
+    }
+
+    /// Whether an agent is going somewhere (presses and strikes closed cells), see `Going`.
+    pub fn is_going_somewhere(&self, id: AgentId) -> bool {
+        let a = &self.agents;
+        self.ids
+            .resolve(id)
+            .is_some_and(|i| Going::new(&self.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos).at(i))
+    }
+
     /// Whether an agent is pressing its target this step (Close-Range Pressure).
     pub fn is_pressing(&self, id: AgentId) -> bool {
         self.ids.resolve(id).is_some_and(|i| self.agents.flags[i] & FLAG_PRESSING != 0)
@@ -859,14 +997,15 @@ impl World {
         let n = self.agents.len();
         if self.grid_dirty {
             let cell = self.cell_size(dt);
-        let params = &self.agents.params;
-        self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
+            let params = &self.agents.params;
+            self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
         }
         if self.stats.ticks.is_multiple_of(REORDER_INTERVAL) && n > CHUNK {
             self.reorder_by_cell(dt);
         }
         self.next_pos.resize(n, Vec3::ZERO);
         self.classify(dt);
+        self.perceive(dt);
         self.stats.phases.classify = lap();
 
         let ctx = StepCtx {
@@ -885,15 +1024,9 @@ impl World {
             nav: self.nav.as_ref(),
         };
         let a = &mut self.agents;
-        let (pos, vel, params, arch, seeds, tiers, cells) = (
-            &a.pos[..],
-            &a.vel[..],
-            &a.params[..],
-            &a.archetype[..],
-            &a.seed[..],
-            &a.tier[..],
-            &a.cell[..],
-        );
+        let aware = &a.aware[..];
+        let (pos, vel, params, arch, seeds, tiers, cells) =
+            (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.tier[..], &a.cell[..]);
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.facing.par_chunks_mut(CHUNK),
@@ -911,7 +1044,7 @@ impl World {
             .for_each(
                 |(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group))| {
                     let base = ci * CHUNK;
-                    let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells };
+                    let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
                     for k in 0..np.len() {
                         input.i = base + k;
                         let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k]) {
@@ -991,10 +1124,9 @@ impl World {
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
         if let Some(nav) = self.nav.as_mut() {
             // Only agents that are going somewhere press (and so attack or push) a closed cell.
-            let (target, flags, steer) = (&self.agents.target, &self.agents.flags, &self.agents.steer);
-            nav.count_pressing(&self.pressed, |i| {
-                (target[i] != NO_TARGET && flags[i] & FLAG_DORMANT == 0).then(|| steer[i].normalize_or_zero())
-            });
+            let a = &self.agents;
+            let going = Going::new(&self.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
+            nav.count_pressing(&self.pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
         }
         let cell = self.cell_size(dt);
         let params = &self.agents.params;
@@ -1014,11 +1146,17 @@ impl World {
         }
         let a = &mut self.agents;
         let (targets, archetypes) = (&self.targets, &self.archetypes);
-        let (target, arch, flags) = (&a.target, &a.archetype, &a.flags);
-        let target_pos = |i: usize| targets.get(target[i]).map(|t| (target[i], t.position));
+        let (target, arch, flags, aware) = (&a.target, &a.archetype, &a.flags, &a.aware);
+        // A perceiving agent only strikes a target it sees.
+        let knows = |i: usize| archetypes[arch[i] as usize].config.perception.is_none() || aware[i].mode == CHASING;
+        let target_pos = |i: usize| targets.get(target[i]).filter(|_| knows(i)).map(|t| (target[i], t.position));
         // An agent pressing a closed cell that something there defends strikes that instead.
         let (nav, pressed, pos) = (self.nav.as_ref(), &self.pressed, &a.pos);
+        let going = Going::new(archetypes, arch, target, flags, aware, pos);
         let obstacle = |i: usize| {
+            if !going.at(i) {
+                return None;
+            }
             let nav = nav?;
             let c = *pressed.get(i)?;
             let k = nav.attackable_box(c)?;
@@ -1107,6 +1245,42 @@ impl World {
             });
         }
         best.map(|(t, j)| (self.id_at(j as usize), from + (to - from) * t))
+    }
+}
+
+/// "Going somewhere", which decides who presses and strikes a closed cell: an awake agent with
+/// a target when its archetype has no perception profile; with one, an agent chasing a target
+/// it sees, or walking to a searched spot or a heard noise it has not reached yet.
+struct Going<'a> {
+    archetypes: &'a [ArchetypeRuntime],
+    arch: &'a [u16],
+    target: &'a [u32],
+    flags: &'a [u8],
+    aware: &'a [Awareness],
+    pos: &'a [Vec3],
+}
+
+impl<'a> Going<'a> {
+    fn new(
+        archetypes: &'a [ArchetypeRuntime],
+        arch: &'a [u16],
+        target: &'a [u32],
+        flags: &'a [u8],
+        aware: &'a [Awareness],
+        pos: &'a [Vec3],
+    ) -> Self {
+        Self { archetypes, arch, target, flags, aware, pos }
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> bool {
+        if self.flags[i] & FLAG_DORMANT != 0 {
+            return false;
+        }
+        match self.archetypes[self.arch[i] as usize].config.perception {
+            None => self.target[i] != NO_TARGET,
+            Some(_) => memory::is_going(&self.aware[i], self.pos[i]),
+        }
     }
 }
 

@@ -12,16 +12,39 @@ fn run(threads: usize, n: usize, steps: usize) -> (Vec<Vec3>, Vec<Vec3>, Vec<swa
     b.agent_radius = 0.7;
     b.push_resistance = 4.0;
     let b = w.add_archetype(b);
+    // Perceiving agents too: sight, search, noises and alerts must not depend on threads.
+    let mut c = Archetype::default();
+    c.perception = Some(swarm_core::PerceptionProfile {
+        sight_distance: 25.0,
+        sight_occlusion: swarm_core::SightOcclusion::None,
+        alert_spread_radius: 5.0,
+        forget_time: 1.0,
+        ..Default::default()
+    });
+    let c = w.add_archetype(c);
     let t1 = w.register_target(Vec3::ZERO, 1.0);
     w.register_target(Vec3::new(40.0, 0.0, 10.0), 1.5);
     let side = (n as f32).sqrt().ceil() as usize;
     for i in 0..n {
         let p = Vec3::new((i % side) as f32 * 0.9 - 30.0, 0.0, (i / side) as f32 * 0.9 - 30.0);
-        w.spawn(if i % 5 == 0 { b } else { a }, p).unwrap();
+        w.spawn(
+            if i % 7 == 3 {
+                c
+            } else if i % 5 == 0 {
+                b
+            } else {
+                a
+            },
+            p,
+        )
+        .unwrap();
     }
     for s in 0..steps {
         // Move a target, despawn a few: exercises retargeting and swap-remove.
         w.set_target_position(t1, Vec3::new((s as f32 * 0.05).sin() * 10.0, 0.0, 0.0));
+        if s % 60 == 10 {
+            w.emit_noise(Vec3::new(-20.0 + s as f32 * 0.1, 0.0, -20.0), 15.0);
+        }
         if s % 50 == 25 {
             let id = w.id_at(s % w.count());
             w.despawn(id);

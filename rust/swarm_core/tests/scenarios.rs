@@ -497,7 +497,8 @@ fn coasting_cheap_agents_still_come_apart_and_move_like_full_ones() {
     // dense spawn are still resolved, and the pack arrives about as fast as with LOD off.
     let run = |lod: bool| {
         let lod = swarm_core::LodSettings { enabled: lod, ..Default::default() };
-        let mut w = World::new(WorldSettings { max_agents: 200, worker_threads: 2, seed: 3, lod, ..Default::default() });
+        let mut w =
+            World::new(WorldSettings { max_agents: 200, worker_threads: 2, seed: 3, lod, ..Default::default() });
         let mut a = Archetype::default();
         a.behavior.use_idle_motion = false;
         let arch = w.add_archetype(a);

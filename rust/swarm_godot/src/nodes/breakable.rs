@@ -51,8 +51,10 @@ pub struct SwarmBreakable {
     #[export(range = (0.0, 100.0, 0.01, or_greater, suffix = "hp/s"))]
     #[init(val = 2.0)]
     crowd_pressure_per_agent: f32,
-    /// How far an agent's strike is heard: [signal noise_made] carries it. Perception (agents
-    /// hearing the noise and searching for it) comes later; today only the signal is emitted.
+    /// How far an agent's strike is heard. The noise goes to the manager
+    /// ([method SwarmManager.emit_noise]): agents whose [SwarmPerceptionProfile] has search on
+    /// and that see no target walk to it, and give up after their forget time. [signal noise_made]
+    /// carries it too (for sounds). Without a perception profile in the scene this does nothing.
     #[export_group(name = "Noise")]
     #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "m"))]
     #[init(val = 12.0)]
@@ -61,7 +63,8 @@ pub struct SwarmBreakable {
     #[export(range = (0.0, 10.0, 0.01, or_greater, suffix = "s"))]
     #[init(val = 1.0)]
     hit_noise_interval: f32,
-    /// How far the break is heard ([signal noise_made] at the moment it breaks).
+    /// How far the break is heard (fed to the manager like a hit noise, and [signal noise_made]
+    /// at the moment it breaks).
     #[export(range = (0.0, 200.0, 0.1, or_greater, suffix = "m"))]
     #[init(val = 30.0)]
     break_noise_radius: f32,
@@ -130,8 +133,8 @@ impl SwarmBreakable {
     /// The number of agents pressing the modifier's closed box changed.
     #[signal]
     fn pressure_changed(count: i64);
-    /// A strike or the break made a noise heard within `radius` of `position`. Perception does
-    /// not consume it yet; game code may (for instance with its own sounds).
+    /// A strike or the break made a noise heard within `radius` of `position`. The manager's
+    /// perception gets the same noise (at the end of this frame); game code may play a sound.
     #[signal]
     fn noise_made(position: Vector3, radius: f32);
 
@@ -391,6 +394,19 @@ impl SwarmBreakable {
         }
     }
 
+    /// Emits [signal noise_made] and feeds the noise to the manager's perception. Deferred to the
+    /// end of the frame, so it is safe from any callback (the manager may be mid-step).
+    fn make_noise(&mut self, at: Vector3, radius: f32) {
+        self.signals().noise_made().emit(at, radius);
+        let from: Gd<Node> = match self.modifier() {
+            Some(m) => m.upcast(),
+            None => self.to_gd().upcast(),
+        };
+        if let Ok(mut mgr) = crate::lookup::find_manager(&from) {
+            mgr.call_deferred("emit_noise", &[at.to_variant(), radius.to_variant()]);
+        }
+    }
+
     /// An agent's blow: health and the hit noise.
     fn strike(&mut self, amount: f32, point: Vector3) {
         self.ensure_started();
@@ -400,7 +416,7 @@ impl SwarmBreakable {
         let radius = Self::clean(self.hit_noise_radius);
         if radius > 0.0 && self.since_hit_noise >= Self::clean(self.hit_noise_interval) {
             self.since_hit_noise = 0.0;
-            self.signals().noise_made().emit(point, radius);
+            self.make_noise(point, radius);
         }
         self.take(amount);
     }
@@ -474,7 +490,7 @@ impl SwarmBreakable {
         let radius = Self::clean(self.break_noise_radius);
         if radius > 0.0 {
             let at = self.noise_position();
-            self.signals().noise_made().emit(at, radius);
+            self.make_noise(at, radius);
         }
     }
 

@@ -2,10 +2,13 @@
 //! resources and targets into core data once per frame, and draws through `Visuals`.
 
 use godot::classes::node::InternalMode;
-use godot::classes::{Camera3D, Engine, INode3D, MeshInstance3D, Node3D, Performance};
+use godot::classes::{
+    Camera3D, CollisionObject3D, Engine, INode3D, MeshInstance3D, Node3D, Performance, PhysicsRayQueryParameters3D,
+};
 use godot::prelude::*;
 use swarm_core::flow_field::StampResult;
 use swarm_core::glam::{Vec3, Vec4};
+use swarm_core::perception::SightRay;
 use swarm_core::{AgentId, Archetype, AttackEvent, DamageResult, Frustum, SpawnError, World, WorldSettings};
 
 use crate::convert::{to_vec3, to_vector3, Checker};
@@ -118,6 +121,20 @@ pub struct SwarmManager {
     #[export]
     debug_draw_lod_tiers: bool,
 
+    /// Physics layers that block sight for archetypes whose [SwarmPerceptionProfile] uses
+    /// [constant SwarmPerceptionProfile.PHYSICS_RAY] (walls, closed doors). The colliders of a
+    /// [SwarmTarget]'s own body (its collision-object ancestors) never block the view of it.
+    #[export_group(name = "Perception")]
+    #[export(flags_3d_physics)]
+    #[init(val = 1)]
+    sight_collision_mask: u32,
+    /// Most sight rays cast per physics frame, shared round-robin by every agent that needs one,
+    /// so each agent's view refreshes every few frames and the cost stays flat however large the
+    /// horde. 0 stops casting (PHYSICS_RAY agents then see nothing).
+    #[export(range = (0.0, 4096.0, 1.0, or_greater))]
+    #[init(val = 64)]
+    sight_rays_per_frame: i64,
+
     world: Option<World>,
     world_settings: Option<WorldSettings>,
     archetypes: Vec<ArchetypeEntry>,
@@ -138,6 +155,10 @@ pub struct SwarmManager {
     stamp_results: Vec<StampResult>,
     /// Which data the editor's flow-field debug mesh shows.
     editor_debug_key: Option<(InstanceId, usize)>,
+    /// Sight rays of this frame (copied out of the world) and their answers; reused.
+    ray_requests: Vec<SightRay>,
+    ray_answers: Vec<bool>,
+    ray_query: Option<Gd<PhysicsRayQueryParameters3D>>,
 
     base: Base<Node3D>,
 }
@@ -167,9 +188,12 @@ impl INode3D for SwarmManager {
         self.sync_surface();
         self.sync_modifiers();
         let camera = self.camera_frustum();
+        let rays = self.sight_rays_per_frame.clamp(0, 1 << 20) as usize;
         let world = self.world_mut();
         world.set_camera(camera);
+        world.set_sight_ray_budget(rays);
         world.step(delta as f32);
+        self.cast_sight_rays();
         let events: Vec<AttackEvent> = self.world.as_ref().map(|w| w.attack_events().to_vec()).unwrap_or_default();
         self.deliver_attacks(&events);
         let dt = delta as f32;
@@ -557,7 +581,10 @@ impl SwarmManager {
 
     /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `active_targets`,
     /// `registered_targets`, `ticks`, agents per Importance LOD tier (`lod_full`, `lod_reduced`,
-    /// `lod_cheap`; dormant agents count as Cheap), `dormant_count` and `flow_field_rebakes`.
+    /// `lod_cheap`; dormant agents count as Cheap), `dormant_count`, `flow_field_rebakes`, and
+    /// agents with a [SwarmPerceptionProfile] by state: `perception_chasing` (sees its target),
+    /// `perception_searching` (walks to a last seen or alerted spot), `perception_investigating`
+    /// (walks to a noise), `perception_idle`.
     #[func]
     fn get_stats(&self) -> VarDictionary {
         let (count, stats) = match &self.world {
@@ -576,7 +603,36 @@ impl SwarmManager {
             "lod_cheap" => stats.tiers.cheap as i64,
             "dormant_count" => stats.tiers.dormant as i64,
             "flow_field_rebakes" => self.world.as_ref().map_or(0, |w| w.flow_field_rebuilds() as i64),
+            "perception_chasing" => stats.perception.chasing as i64,
+            "perception_searching" => stats.perception.searching as i64,
+            "perception_investigating" => stats.perception.investigating as i64,
+            "perception_idle" => stats.perception.idle as i64,
         }
+    }
+
+    /// A noise at [param position] heard within [param radius] metres at the next step by agents
+    /// whose [SwarmPerceptionProfile] has [member SwarmPerceptionProfile.search_enabled] on and
+    /// that see no target: they walk to it and give up after their
+    /// [member SwarmPerceptionProfile.forget_time]. Returns false (with an error) for a
+    /// non-finite position or a negative or non-finite radius.
+    #[func]
+    fn emit_noise(&mut self, position: Vector3, radius: f32) -> bool {
+        if !position.is_finite() {
+            self.error("emit_noise", format!("position {position} must be finite; the noise is ignored"));
+            return false;
+        }
+        if !radius.is_finite() || radius < 0.0 {
+            self.error(
+                "emit_noise",
+                format!("radius {radius} must be a finite number of metres, 0 or more; the noise is ignored"),
+            );
+            return false;
+        }
+        if !self.world_mut().emit_noise(to_vec3(position), radius) {
+            self.error("emit_noise", "too many noises this frame (256); the noise is ignored");
+            return false;
+        }
+        true
     }
 
     /// The MultiMesh that draws [param archetype], or null when it has no mesh or no agent was
@@ -898,6 +954,51 @@ impl SwarmManager {
         self.show_flow_debug(&mesh);
     }
 
+    /// Casts this step's sight rays (at most [member sight_rays_per_frame], chosen round-robin by
+    /// the core) against [member sight_collision_mask] and hands the answers back for the next
+    /// step. A hit on the target's own body does not block.
+    fn cast_sight_rays(&mut self) {
+        self.ray_requests.clear();
+        if let Some(w) = &self.world {
+            self.ray_requests.extend_from_slice(w.sight_ray_requests());
+        }
+        if self.ray_requests.is_empty() {
+            return;
+        }
+        let Some(mut space) = self.base().get_world_3d().and_then(|w| w.get_direct_space_state()) else {
+            return;
+        };
+        let mut query = match self.ray_query.take() {
+            Some(q) => q,
+            None => {
+                let mut q = PhysicsRayQueryParameters3D::new_gd();
+                q.set_collide_with_bodies(true);
+                q.set_collide_with_areas(false);
+                q
+            }
+        };
+        query.set_collision_mask(self.sight_collision_mask);
+        self.ray_answers.clear();
+        let mut excluded_for: Option<(u32, Array<Rid>)> = None;
+        for r in &self.ray_requests {
+            if excluded_for.as_ref().is_none_or(|(t, _)| *t != r.target) {
+                let node = self.targets.iter().find(|e| e.handle == r.target).map(|e| e.node.clone());
+                excluded_for = Some((r.target, node.map(|n| body_rids(n.upcast())).unwrap_or_default()));
+            }
+            if let Some((_, ex)) = &excluded_for {
+                query.set_exclude(ex);
+            }
+            query.set_from(to_vector3(r.from));
+            query.set_to(to_vector3(r.to));
+            let hit = space.intersect_ray(&query);
+            self.ray_answers.push(!hit.is_empty());
+        }
+        self.ray_query = Some(query);
+        if let Some(w) = self.world.as_mut() {
+            w.answer_sight_rays(&self.ray_answers);
+        }
+    }
+
     fn label(&self) -> String {
         format!("SwarmManager '{}'", self.base().get_name())
     }
@@ -1148,6 +1249,20 @@ impl SwarmManager {
 
 /// A target's position (None when not finite), priority and enabled flag, with the problems
 /// found, each naming the manager, the target node and the field.
+/// RIDs of the collision objects at and above `node` (a target's own body), so that sight rays
+/// toward the target do not stop at it.
+fn body_rids(node: Gd<Node>) -> Array<Rid> {
+    let mut out = Array::new();
+    let mut cur = Some(node);
+    while let Some(n) = cur {
+        if let Ok(co) = n.clone().try_cast::<CollisionObject3D>() {
+            out.push(co.get_rid());
+        }
+        cur = n.get_parent();
+    }
+    out
+}
+
 fn read_target(t: &Gd<SwarmTarget>, manager: &str) -> (Option<Vec3>, f32, bool, Vec<String>) {
     let gp = t.get_global_position();
     let mut c = Checker::new(format!("{manager}: SwarmTarget '{}'", t.get_name()));

@@ -7,6 +7,7 @@ use swarm_core::Archetype;
 use super::attack_profile::SwarmAttackProfile;
 use super::behavior_profile::SwarmBehaviorProfile;
 use super::movement_profile::SwarmMovementProfile;
+use super::perception_profile::SwarmPerceptionProfile;
 use crate::convert::{resource_name, Checker};
 
 /// An agent type: how it looks, how big and heavy it is, its health and which behaviour and
@@ -49,6 +50,10 @@ pub struct SwarmAgentArchetype {
     /// How these agents attack (empty: they never attack).
     #[export]
     attack_profile: Option<Gd<SwarmAttackProfile>>,
+    /// What these agents notice: sight, occlusion, search, noise, alerts (empty: they always
+    /// know where their target is).
+    #[export]
+    perception_profile: Option<Gd<SwarmPerceptionProfile>>,
 
     base: Base<Resource>,
 }
@@ -84,6 +89,7 @@ impl SwarmAgentArchetype {
             a.movement = m.bind().to_core(owner, &mut problems);
         }
         a.attack = self.attack_profile.as_ref().map(|p| p.bind().to_core(owner, &mut problems));
+        a.perception = self.perception_profile.as_ref().map(|p| p.bind().to_core(owner, &mut problems));
         (a, problems)
     }
 }

@@ -5,5 +5,6 @@ pub mod attack_profile;
 pub mod behavior_profile;
 pub mod flow_field_data;
 pub mod movement_profile;
+pub mod perception_profile;
 pub mod settings;
 pub mod spawn_profile;

@@ -1,0 +1,111 @@
+//! `SwarmPerceptionProfile`: what an archetype notices (sight, occlusion, memory, noise, alerts).
+
+use godot::prelude::*;
+use swarm_core::{PerceptionProfile, SightOcclusion};
+
+use crate::convert::{resource_name, Checker};
+
+/// What agents of an archetype notice. Without this profile on a [SwarmAgentArchetype] its
+/// agents always know where their target is. With it, an agent chases its target only while it
+/// sees it: within [member sight_distance] and not hidden, as [member sight_occlusion] decides.
+/// An agent that loses sight walks to where it last saw the target when [member search_enabled]
+/// is on, and gives up after [member forget_time]. Search-enabled agents that see nothing hear
+/// [method SwarmManager.emit_noise] and a [SwarmBreakable]'s hit and break noises, and walk to
+/// them. An agent that sees its target alerts others within [member alert_spread_radius].
+/// Only agents that are going somewhere (chasing a target they see, or walking to a searched
+/// spot or a heard noise) press and strike a closed [SwarmFlowModifier].
+#[derive(GodotClass)]
+#[class(tool, init, base = Resource)]
+pub struct SwarmPerceptionProfile {
+    /// A target farther than this (ground plane) is never seen.
+    #[export_group(name = "Sight")]
+    #[export(range = (0.0, 200.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = 30.0)]
+    sight_distance: f32,
+    /// What hides a target within sight distance: [constant NONE] (nothing),
+    /// [constant PHYSICS_RAY] (a physics ray from the agent's eyes to the target, against
+    /// [member SwarmManager.sight_collision_mask]; the manager casts at most
+    /// [member SwarmManager.sight_rays_per_frame] per frame, round-robin, so each agent's answer
+    /// refreshes every few frames), or [constant NAVIGATION_PATH] (the walkable route on the
+    /// surface flow field against the straight line: a closed door with a high route cost hides
+    /// what is behind it; a route that cannot be measured, as when a BLOCKED box is the only way
+    /// in, reads as not blocked).
+    #[export(enum = (None = 0, PhysicsRay = 1, NavigationPath = 2))]
+    #[init(val = 2)]
+    sight_occlusion: i64,
+    /// [constant NAVIGATION_PATH] only: metres of extra route beyond the straight-line distance
+    /// that still count as in sight (plus one and a half flow-field cells of slack). A door whose
+    /// route cost is above this hides the target at any distance; a fence with a lower cost
+    /// hides nothing. A damaged [SwarmBreakable] halves its cost, so it hides less.
+    #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = 4.0)]
+    occlusion_detour_tolerance: f32,
+
+    /// Seconds after the last sight, noise or alert before a searching agent gives up and idles.
+    #[export_group(name = "Memory")]
+    #[export(range = (0.0, 120.0, 0.1, or_greater, suffix = "s"))]
+    #[init(val = 10.0)]
+    forget_time: f32,
+    /// On: agents walk to where they last saw their target and hear noises while they see none.
+    /// Off: losing sight makes them idle at once, and noises are ignored.
+    #[export]
+    #[init(val = true)]
+    search_enabled: bool,
+    /// An agent that sees its target alerts perceiving agents within this distance (through the
+    /// same occlusion gate): they search the target's position, and dormant ones wake. 0: off.
+    #[export(range = (0.0, 100.0, 0.1, or_greater, suffix = "m"))]
+    #[init(val = 6.0)]
+    alert_spread_radius: f32,
+
+    base: Base<Resource>,
+}
+
+#[godot_api]
+impl SwarmPerceptionProfile {
+    /// Distance only.
+    #[constant]
+    pub const NONE: i64 = 0;
+    /// A physics ray to the target, cast by the manager (bounded per frame).
+    #[constant]
+    pub const PHYSICS_RAY: i64 = 1;
+    /// The route on the surface flow field against the straight line.
+    #[constant]
+    pub const NAVIGATION_PATH: i64 = 2;
+}
+
+impl SwarmPerceptionProfile {
+    pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> PerceptionProfile {
+        let d = PerceptionProfile::default();
+        let mut c = Checker::new(format!(
+            "{owner}: {}",
+            resource_name(&self.base().clone().upcast(), "SwarmPerceptionProfile")
+        ));
+        let occlusion = match c.i("sight_occlusion", self.sight_occlusion, 0, 2) {
+            0 => SightOcclusion::None,
+            1 => SightOcclusion::PhysicsRay,
+            _ => SightOcclusion::NavigationPath,
+        };
+        let p = PerceptionProfile {
+            sight_distance: c.f("sight_distance", self.sight_distance, 0.0, 1e6, d.sight_distance),
+            sight_occlusion: occlusion,
+            occlusion_detour_tolerance: c.f(
+                "occlusion_detour_tolerance",
+                self.occlusion_detour_tolerance,
+                0.0,
+                1e6,
+                d.occlusion_detour_tolerance,
+            ),
+            forget_time: c.f("forget_time", self.forget_time, 0.0, 1e6, d.forget_time),
+            search_enabled: self.search_enabled,
+            alert_spread_radius: c.f(
+                "alert_spread_radius",
+                self.alert_spread_radius,
+                0.0,
+                1000.0,
+                d.alert_spread_radius,
+            ),
+        };
+        problems.append(&mut c.problems);
+        p
+    }
+}
