@@ -106,7 +106,8 @@ impl StepCtx<'_> {
     /// its updates an awake Cheap agent (off camera, beyond the mid band) coasts: it keeps its
     /// steering and facing and only moves, and this returns its new position (`Err`) having
     /// touched nothing else. Otherwise the agent runs `agent_step` with the returned gate; on
-    /// its update a Cheap agent smooths and turns over its whole interval.
+    /// its update a Cheap agent smooths and turns over its whole interval. A dormant agent at
+    /// rest coasts in place.
     #[inline]
     pub fn begin(
         &self,
@@ -128,8 +129,14 @@ impl StepCtx<'_> {
         let tier = a.tiers[i];
         let (interval, _) = self.lod.budget(tier, 1);
         let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
-        let coasting = tier == CHEAP && *flags & FLAG_DORMANT == 0;
+        let dormant = *flags & FLAG_DORMANT != 0;
+        let coasting = tier == CHEAP && !dormant;
         *flags &= !FLAG_COASTING;
+        if dormant && steer == Vec2::ZERO && a.vel[i].x == 0.0 && a.vel[i].z == 0.0 {
+            // A dormant agent that has come to rest stays put at no cost until it wakes.
+            *flags |= FLAG_COASTING;
+            return Err(Vec3::new(a.pos[i].x, self.ground, a.pos[i].z));
+        }
         if coasting && !due {
             *flags |= FLAG_COASTING;
             let (p3, prm) = (a.pos[i], &a.params[i]);

@@ -16,7 +16,11 @@ impl Snorm2 {
     /// Stores `v`, clamping each component to `-1.0..=1.0` (NaN stores as 0).
     #[inline]
     pub fn new(v: Vec2) -> Self {
-        let q = |x: f32| (x.clamp(-1.0, 1.0) * SCALE).round() as i16;
+        // Round half away from zero without a libm call (the cast truncates; NaN casts to 0).
+        let q = |x: f32| {
+            let v = x.clamp(-1.0, 1.0) * SCALE;
+            (v + 0.5f32.copysign(v)) as i16
+        };
         Self([q(v.x), q(v.y)])
     }
 

@@ -56,7 +56,13 @@ pub fn smooth(prev: Vec2, raw: Vec2, response: f32, dt: f32) -> Vec2 {
         return raw;
     }
     let alpha = dt / (response + dt);
-    prev + (raw - prev) * alpha
+    let s = prev + (raw - prev) * alpha;
+    // Decaying toward zero ends at zero, not in ever smaller (and slow, denormal) floats.
+    if raw == Vec2::ZERO && s.length_squared() < 1e-10 {
+        Vec2::ZERO
+    } else {
+        s
+    }
 }
 
 #[cfg(test)]
