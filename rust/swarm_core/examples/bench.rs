@@ -1,18 +1,58 @@
-//! Core step benchmark: the default horde (Approach & Surround, Personal Space, Idle Motion,
-//! body blocking, one moving target) on open ground, at several agent counts, on one thread and
-//! on all threads, with Importance LOD on (the default) and off. Prints a markdown table and
-//! writes it to `--out PATH` if given.
+//! Core step benchmark: the simulation step alone (no engine), in three scenarios, each on one
+//! thread and on all threads:
 //!
-//! Usage: cargo run --release -p swarm_core --example bench -- [--out PATH] [--counts 1000,10000,100000]
+//! - `open`: the default horde (Approach & Surround, Personal Space, Idle Motion, body blocking,
+//!   one moving target; `Archetype::default()`) on open ground, with Importance LOD on (the
+//!   default) and, on all threads, off;
+//! - `flow`: the same horde on a 512 x 512 surface flow field with obstacles (2 x 2-cell pillars
+//!   every 16 cells, two long walls with doorways), the target static at the centre; the cell size
+//!   grows with the count so that the disc of agents fits inside the field;
+//! - `doorway`: a dense crowd packed in a room on a flow field (cell 0.5 m) squeezing through one
+//!   3 m doorway toward a target beyond it.
+//!
+//! Prints a markdown table (ms per step, median and p95; ns per agent per step; bytes of
+//! simulation state per agent, `World::state_bytes() / n`, which leaves out the flow field) and
+//! writes it to `--out PATH` if given. Per run, a "phases" line on stderr helps profiling.
+//!
+//! Usage: cargo run --release -p swarm_core --example bench -- [--out PATH]
+//!        [--counts 10000,100000,1000000] [--scenarios open,flow,doorway] [--only THREADS,on|off]
+//!        [--doorway-agents 5000]
 
 use std::time::Instant;
 
+use swarm_core::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample};
 use swarm_core::glam::Vec3;
 use swarm_core::{Archetype, LodSettings, World, WorldSettings};
 
 const DT: f32 = 1.0 / 60.0;
+/// Cells per side of the flow-field scenario's grid.
+const FLOW_CELLS: u32 = 512;
+/// Doorway scenario: cell size, field size (cells), the wall row, the doorway width (cells).
+const DOOR_CELL: f32 = 0.5;
+const DOOR_NX: u32 = 160;
+const DOOR_NZ: u32 = 200;
+const DOOR_WALL_Z: u32 = 120;
+const DOOR_WIDTH: u32 = 6;
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Scenario {
+    Open,
+    Flow,
+    Doorway,
+}
+
+impl Scenario {
+    fn label(self) -> &'static str {
+        match self {
+            Scenario::Open => "default horde, open ground",
+            Scenario::Flow => "default horde, 512x512 flow field",
+            Scenario::Doorway => "dense crowd through a 3 m doorway",
+        }
+    }
+}
 
 struct Row {
+    scenario: Scenario,
     agents: usize,
     threads: usize,
     lod: bool,
@@ -20,67 +60,207 @@ struct Row {
     p95_ms: f64,
     ns_per_agent: f64,
     bytes_per_agent: f64,
+    /// Free-form detail for the notes (cell size, agents through the door, ...).
+    detail: String,
 }
 
-fn horde(n: usize, threads: usize, lod: bool) -> World {
-    let settings = WorldSettings {
+fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
+    WorldSettings {
         max_agents: n,
         worker_threads: threads,
         seed: 1,
         lod: LodSettings { enabled: lod, ..Default::default() },
         ..Default::default()
-    };
-    let mut w = World::new(settings);
+    }
+}
+
+fn archetype() -> Archetype {
     let mut a = Archetype::default();
     // Profiling aid: BENCH_OFF=ps,idle,approach switches behaviours off.
     let off = std::env::var("BENCH_OFF").unwrap_or_default();
     a.behavior.use_personal_space &= !off.contains("ps");
     a.behavior.use_idle_motion &= !off.contains("idle");
     a.behavior.use_approach &= !off.contains("approach");
-    let arch = w.add_archetype(a);
-    w.register_target(Vec3::ZERO, 1.0);
-    // A disc at about one agent per 2 m², like a horde closing in.
-    let radius = (n as f32 * 2.0 / std::f32::consts::PI).sqrt();
+    a
+}
+
+/// Radius of a disc holding `n` agents at about one agent per 2 m², like a horde closing in.
+fn disc_radius(n: usize) -> f32 {
+    (n as f32 * 2.0 / std::f32::consts::PI).sqrt()
+}
+
+/// Spawns `n` agents on a sunflower spiral filling a disc around `centre`.
+fn spawn_disc(w: &mut World, arch: u16, n: usize, centre: Vec3) {
+    let radius = disc_radius(n);
     let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
     for i in 0..n {
         let r = radius * ((i as f32 + 0.5) / n as f32).sqrt();
         let a = i as f32 * golden;
-        w.spawn(arch, Vec3::new(r * a.cos(), 0.0, r * a.sin())).unwrap();
+        w.spawn(arch, centre + Vec3::new(r * a.cos(), 0.0, r * a.sin())).unwrap();
+    }
+}
+
+fn open_horde(n: usize, threads: usize, lod: bool) -> World {
+    let mut w = World::new(settings(n, threads, lod));
+    let arch = w.add_archetype(archetype());
+    w.register_target(Vec3::ZERO, 1.0);
+    spawn_disc(&mut w, arch, n, Vec3::ZERO);
+    w
+}
+
+/// Cell size of the flow-field scenario: the disc (plus 15 %) fits in 512 cells, at least 0.5 m,
+/// rounded up to 0.5 m.
+fn flow_cell(n: usize) -> f32 {
+    let c = (disc_radius(n) * 2.0 * 1.15 / FLOW_CELLS as f32).max(0.5);
+    (c * 2.0).ceil() / 2.0
+}
+
+/// 512 x 512 cells centred on the origin: 2 x 2-cell pillars every 16 cells, two long walls
+/// (at a quarter and three quarters of the depth) with a 4-cell doorway every 64 cells.
+fn flow_grid(cell: f32) -> SurfaceGrid {
+    let n = FLOW_CELLS;
+    let half = n as f32 * cell * 0.5;
+    let s = BakeSamples::from_fn(Vec3::new(-half, 0.0, -half), cell, n, n, |x, z, out| {
+        let pillar = x % 16 == 8 || x % 16 == 9;
+        let pillar = pillar && (z % 16 == 8 || z % 16 == 9);
+        let wall = (z == n / 4 || z == 3 * n / 4) && x % 64 >= 4;
+        if !pillar && !wall {
+            out.push(SurfaceSample::walkable(0.0));
+        }
+    });
+    SurfaceGrid::bake(&s, BakeParams::default()).expect("bake the flow-field scenario's grid")
+}
+
+fn flow_horde(n: usize, threads: usize, lod: bool) -> World {
+    let mut w = World::new(settings(n, threads, lod));
+    w.set_surface(Some(flow_grid(flow_cell(n))));
+    let arch = w.add_archetype(archetype());
+    w.register_target(Vec3::ZERO, 1.0);
+    spawn_disc(&mut w, arch, n, Vec3::ZERO);
+    w
+}
+
+/// A room 80 m wide: agents packed at 0.8 m spacing in its lower part, a wall across at
+/// z = 60 m with one 3 m doorway in the middle, the target 20 m beyond it.
+fn doorway_crowd(n: usize, threads: usize) -> World {
+    let mut w = World::new(settings(n, threads, true));
+    let door_x0 = DOOR_NX / 2 - DOOR_WIDTH / 2;
+    let s = BakeSamples::from_fn(Vec3::ZERO, DOOR_CELL, DOOR_NX, DOOR_NZ, |x, z, out| {
+        let wall = (z == DOOR_WALL_Z || z == DOOR_WALL_Z + 1) && !(door_x0..door_x0 + DOOR_WIDTH).contains(&x);
+        if !wall {
+            out.push(SurfaceSample::walkable(0.0));
+        }
+    });
+    w.set_surface(Some(SurfaceGrid::bake(&s, BakeParams::default()).expect("bake the doorway grid")));
+    let arch = w.add_archetype(archetype());
+    let width = DOOR_NX as f32 * DOOR_CELL;
+    let wall_z = DOOR_WALL_Z as f32 * DOOR_CELL;
+    w.register_target(Vec3::new(width * 0.5, 0.0, wall_z + 20.0), 1.0);
+    let spacing = 0.8;
+    let per_row = ((width - 2.0) / spacing) as usize;
+    for i in 0..n {
+        let (col, row) = ((i % per_row) as f32, (i / per_row) as f32);
+        // Rows fill from just below the wall backwards.
+        let p = Vec3::new(1.0 + col * spacing, 0.0, wall_z - 1.5 - row * spacing);
+        w.spawn(arch, p).unwrap();
     }
     w
 }
 
-fn measure(n: usize, threads: usize, lod: bool) -> Row {
-    let mut w = horde(n, threads, lod);
-    let warmup = 20;
-    let steps = match n {
-        n if n >= 1_000_000 => 20,
-        n if n >= 100_000 => 60,
-        _ => 200,
+fn agents_beyond_wall(w: &World) -> usize {
+    let wall_far = (DOOR_WALL_Z + 2) as f32 * DOOR_CELL;
+    w.agents().pos.iter().filter(|p| p.z > wall_far).count()
+}
+
+fn target_field_ready(w: &World) -> bool {
+    w.surface().is_none_or(|s| s.target_field(0).is_some())
+}
+
+fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
+    let build = Instant::now();
+    let mut w = match sc {
+        Scenario::Open => open_horde(n, threads, lod),
+        Scenario::Flow => flow_horde(n, threads, lod),
+        Scenario::Doorway => doorway_crowd(n, threads),
     };
-    let mut times = Vec::with_capacity(steps);
-    let mut ph = [0f64; 5];
-    for s in 0..warmup + steps {
-        let ang = s as f32 * 0.01;
-        w.set_target_position(0, Vec3::new(ang.cos() * 5.0, 0.0, ang.sin() * 5.0));
-        let start = Instant::now();
+    let build_ms = build.elapsed().as_secs_f64() * 1000.0;
+    let (warmup, steps) = match (sc, n) {
+        (Scenario::Doorway, _) => (30, 300),
+        (Scenario::Flow, n) if n < 1_000_000 => (60, if n >= 100_000 { 60 } else { 200 }),
+        (_, n) if n >= 1_000_000 => (10, 20),
+        (_, n) if n >= 100_000 => (20, 60),
+        _ => (20, 200),
+    };
+    // The target's field is built time-sliced over the first steps: warm up for at least
+    // `warmup` steps and 10 steps past the field's completion, at most 400 steps.
+    let mut s = 0usize;
+    let mut warm_steps = 0;
+    let mut ready_at = target_field_ready(&w).then_some(0);
+    let warm = Instant::now();
+    while warm_steps < 400 && (warm_steps < warmup || ready_at.is_none_or(|k| warm_steps < k + 10)) {
+        if sc == Scenario::Open {
+            let ang = s as f32 * 0.01;
+            w.set_target_position(0, Vec3::new(ang.cos() * 5.0, 0.0, ang.sin() * 5.0));
+        }
         w.step(DT);
-        if s >= warmup {
-            times.push(start.elapsed().as_secs_f64() * 1000.0);
-            let p = w.stats().phases;
-            for (a, b) in ph.iter_mut().zip([p.classify, p.steer, p.body_blocking, p.settle, p.attack]) {
-                *a += b as f64 / steps as f64;
-            }
+        s += 1;
+        warm_steps += 1;
+        if ready_at.is_none() && target_field_ready(&w) {
+            ready_at = Some(warm_steps);
         }
     }
+    let warm_ms = warm.elapsed().as_secs_f64() * 1000.0;
+    let mut times = Vec::with_capacity(steps);
+    // classify, steer, blocking, settle, attack, rest (target selection, flow-field updates).
+    let mut ph = [0f64; 6];
+    for _ in 0..steps {
+        if sc == Scenario::Open {
+            let ang = s as f32 * 0.01;
+            w.set_target_position(0, Vec3::new(ang.cos() * 5.0, 0.0, ang.sin() * 5.0));
+        }
+        let start = Instant::now();
+        w.step(DT);
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        s += 1;
+        times.push(ms);
+        let p = w.stats().phases;
+        let parts = [p.classify, p.steer, p.body_blocking, p.settle, p.attack];
+        for (a, b) in ph.iter_mut().zip(parts) {
+            *a += b as f64 / steps as f64;
+        }
+        ph[5] += (ms - parts.iter().map(|&x| x as f64).sum::<f64>()) / steps as f64;
+    }
     eprintln!(
-        "  phases (mean ms): classify {:.2}, steer {:.2}, blocking {:.2}, settle {:.2}, attack {:.2}",
-        ph[0], ph[1], ph[2], ph[3], ph[4]
+        "  phases (mean ms): classify {:.2}, steer {:.2}, blocking {:.2}, settle {:.2}, attack {:.2}, rest {:.2} \
+         | build {build_ms:.0} ms, warm-up {warm_steps} steps {warm_ms:.0} ms, {steps} measured",
+        ph[0], ph[1], ph[2], ph[3], ph[4], ph[5]
     );
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
     let p95 = times[(times.len() * 95 / 100).min(times.len() - 1)];
+    let ready = match ready_at {
+        Some(k) => format!("target's field built in the first {k} steps"),
+        None => format!("target's field NOT built after {warm_steps} warm-up steps"),
+    };
+    let field_mib = w.surface().map_or(0.0, |nav| {
+        (nav.grid.heap_bytes() + nav.mods.heap_bytes() + nav.fields.heap_bytes()) as f64 / 1048576.0
+    });
+    let detail = match sc {
+        Scenario::Open => String::new(),
+        Scenario::Flow => format!(
+            "cell {} m ({:.0} m square), {ready}; flow field memory (grid, modifiers, field) {field_mib:.1} MiB, not in state bytes",
+            flow_cell(n),
+            flow_cell(n) * FLOW_CELLS as f32
+        ),
+        Scenario::Doorway => format!(
+            "{} of {n} agents through the doorway after {} steps ({:.1} s)",
+            agents_beyond_wall(&w),
+            s,
+            s as f32 * DT
+        ),
+    };
     Row {
+        scenario: sc,
         agents: n,
         threads,
         lod,
@@ -88,6 +268,7 @@ fn measure(n: usize, threads: usize, lod: bool) -> Row {
         p95_ms: p95,
         ns_per_agent: median * 1e6 / n as f64,
         bytes_per_agent: w.state_bytes() as f64 / n as f64,
+        detail,
     }
 }
 
@@ -95,27 +276,62 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
     let counts: Vec<usize> = arg("--counts")
-        .map_or(vec![1_000, 10_000, 100_000], |s| s.split(',').filter_map(|c| c.trim().parse().ok()).collect());
+        .map_or(vec![10_000, 100_000, 1_000_000], |s| s.split(',').filter_map(|c| c.trim().parse().ok()).collect());
+    let scenarios: Vec<Scenario> =
+        arg("--scenarios").map_or(vec![Scenario::Open, Scenario::Flow, Scenario::Doorway], |s| {
+            s.split(',')
+                .filter_map(|c| match c.trim() {
+                    "open" => Some(Scenario::Open),
+                    "flow" => Some(Scenario::Flow),
+                    "doorway" => Some(Scenario::Doorway),
+                    other => {
+                        eprintln!("unknown scenario {other:?} (open, flow, doorway)");
+                        None
+                    }
+                })
+                .collect()
+        });
+    let door_agents: usize = arg("--doorway-agents").and_then(|s| s.parse().ok()).unwrap_or(5_000);
+    // LOD off at 1M agents is slow (every agent runs every behaviour every step); BENCH_LOD_OFF_1M=0
+    // skips it.
+    let lod_off_1m = std::env::var("BENCH_LOD_OFF_1M").map_or(true, |v| v != "0");
     let all = std::thread::available_parallelism().map_or(1, |n| n.get());
+    // `--only THREADS,on|off` runs one configuration (for profiling).
+    let only = arg("--only").map(|only| {
+        let (t, l) = only.split_once(',').unwrap_or((&only, "on"));
+        (t.parse().unwrap_or(all), l != "off")
+    });
     let mut rows: Vec<Row> = Vec::new();
-    for &n in &counts {
-        let mut configs = vec![(all, true), (all, false)];
-        if all > 1 {
-            configs.insert(0, (1, true));
-        }
-        // `--only THREADS,on|off` runs one configuration (for profiling).
-        if let Some(only) = arg("--only") {
-            let (t, l) = only.split_once(',').unwrap_or((&only, "on"));
-            configs = vec![(t.parse().unwrap_or(all), l != "off")];
-        }
-        for (threads, lod) in configs {
-            let r = measure(n, threads, lod);
-            eprintln!(
-                "{n} agents, {threads} thread(s), LOD {}: {:.3} ms median",
-                if lod { "on" } else { "off" },
-                r.median_ms
-            );
-            rows.push(r);
+    let mut notes: Vec<String> = Vec::new();
+    for &sc in &scenarios {
+        let scenario_counts = if sc == Scenario::Doorway { vec![door_agents] } else { counts.clone() };
+        for &n in &scenario_counts {
+            let mut configs = vec![(all, true)];
+            if sc == Scenario::Open {
+                if n < 1_000_000 || lod_off_1m {
+                    configs.push((all, false));
+                } else {
+                    notes.push(format!("- LOD off at {n} agents on open ground skipped (BENCH_LOD_OFF_1M=0).\n"));
+                }
+            }
+            if all > 1 {
+                configs.insert(0, (1, true));
+            }
+            if let Some(o) = only {
+                configs = vec![o];
+            }
+            for (threads, lod) in configs {
+                let r = measure(sc, n, threads, lod);
+                eprintln!(
+                    "{}: {n} agents, {threads} thread(s), LOD {}: {:.3} ms median{}{}",
+                    sc.label(),
+                    if lod { "on" } else { "off" },
+                    r.median_ms,
+                    if r.detail.is_empty() { "" } else { "; " },
+                    r.detail
+                );
+                rows.push(r);
+            }
         }
     }
     let mut md = String::from(
@@ -123,7 +339,8 @@ fn main() {
     );
     for r in &rows {
         md += &format!(
-            "| default horde, open ground | {} | {} | {} | {:.3} | {:.3} | {:.1} | {:.0} |\n",
+            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.1} | {:.0} |\n",
+            r.scenario.label(),
             r.agents,
             r.threads,
             if r.lod { "on" } else { "off" },
@@ -133,30 +350,58 @@ fn main() {
             r.bytes_per_agent
         );
     }
-    let find = |n: usize, t: usize, lod: bool| rows.iter().find(|r| r.agents == n && r.threads == t && r.lod == lod);
+    let find = |sc: Scenario, n: usize, t: usize, lod: bool| {
+        rows.iter().find(|r| r.scenario == sc && r.agents == n && r.threads == t && r.lod == lod)
+    };
     md.push('\n');
-    for &n in &counts {
-        if let (Some(one), Some(many)) = (find(n, 1, true), find(n, all, true)) {
-            if all > 1 {
-                md += &format!(
-                    "- Parallel speed-up at {n} agents ({all} threads vs 1, LOD on): {:.2}x\n",
-                    one.median_ms / many.median_ms
-                );
+    for &sc in &scenarios {
+        let scenario_counts = if sc == Scenario::Doorway { vec![door_agents] } else { counts.clone() };
+        for &n in &scenario_counts {
+            if let (Some(one), Some(many)) = (find(sc, n, 1, true), find(sc, n, all, true)) {
+                if all > 1 {
+                    let what = match sc {
+                        Scenario::Open => String::new(),
+                        Scenario::Flow => ", 512x512 flow field".into(),
+                        Scenario::Doorway => ", doorway".into(),
+                    };
+                    md += &format!(
+                        "- Parallel speed-up at {n} agents{what} ({all} threads vs 1, LOD on): {:.2}x\n",
+                        one.median_ms / many.median_ms
+                    );
+                }
+            }
+            if sc == Scenario::Open {
+                if let (Some(on), Some(off)) = (find(sc, n, all, true), find(sc, n, all, false)) {
+                    md += &format!(
+                        "- Importance LOD at {n} agents: step cost with LOD off / on = {:.2}x\n",
+                        off.median_ms / on.median_ms
+                    );
+                }
+            }
+            if sc != Scenario::Open {
+                if let Some(r) = find(sc, n, all, true).or_else(|| find(sc, n, 1, true)) {
+                    md += &format!("- {} at {n} agents: {}\n", r.scenario.label(), r.detail);
+                }
             }
         }
-        if let (Some(on), Some(off)) = (find(n, all, true), find(n, all, false)) {
-            md += &format!(
-                "- Importance LOD at {n} agents: step cost with LOD off / on = {:.2}x\n",
-                off.median_ms / on.median_ms
-            );
-        }
     }
-    let per_agent = |n: usize| find(n, all, true).map(|r| r.ns_per_agent);
+    let per_agent = |n: usize| find(Scenario::Open, n, all, true).map(|r| r.ns_per_agent);
     if let (Some(small), Some(big)) = (per_agent(10_000), per_agent(100_000)) {
-        md += &format!("- Cost per agent, 100k vs 10k agents (all threads, LOD on): {:.2}x\n", big / small);
+        md += &format!(
+            "- Cost per agent on open ground, 100k vs 10k agents (all threads, LOD on): {:.2}x\n",
+            big / small
+        );
     }
     if let (Some(small), Some(big)) = (per_agent(1_000), per_agent(10_000)) {
-        md += &format!("- Cost per agent, 10k vs 1k agents (all threads, LOD on): {:.2}x\n", big / small);
+        md +=
+            &format!("- Cost per agent on open ground, 10k vs 1k agents (all threads, LOD on): {:.2}x\n", big / small);
+    }
+    if let (Some(small), Some(big)) = (per_agent(100_000), per_agent(1_000_000)) {
+        md +=
+            &format!("- Cost per agent on open ground, 1M vs 100k agents (all threads, LOD on): {:.2}x\n", big / small);
+    }
+    for n in notes {
+        md += &n;
     }
     print!("{md}");
     if let Some(p) = arg("--out") {
