@@ -40,6 +40,11 @@ pub fn constrain_move(grid: &SurfaceGrid, mods: &ModifierLayer, cell: CellId, po
         r.blocked = true;
         return r;
     }
+    // The common case: a step that stays in the agent's own column.
+    if grid.column_at(want.x, want.z) == Some(grid.column_of(cell)) && is_open(grid, mods, cell) {
+        r.pos = Vec3::new(want.x, grid.ground_height(cell, want), want.z);
+        return r;
+    }
     let d = want - pos;
     let axes = if d.x.abs() >= d.z.abs() { [0, 2] } else { [2, 0] };
     for axis in axes {

@@ -166,6 +166,9 @@ pub struct SurfaceGrid {
     links: Vec<[CellId; 8]>,
     /// Per span: connected component (walkable spans joined by links), `NONE` if not walkable.
     component: Vec<u32>,
+    /// Per span: every linked neighbour has the span's own height (flat ground), so the surface
+    /// height anywhere on it is the span's height.
+    flat: Vec<bool>,
 }
 
 /// What is stored: links and span columns are derived again on load.
@@ -302,6 +305,7 @@ impl SurfaceGrid {
             walkable,
             links: Vec::new(),
             component: Vec::new(),
+            flat: Vec::new(),
         };
         grid.links = grid.build_links();
         let eroded = grid.erosion();
@@ -312,6 +316,7 @@ impl SurfaceGrid {
             grid.links = grid.build_links();
         }
         grid.component = grid.components();
+        grid.flat = grid.flat_spans();
         Ok(grid)
     }
 
@@ -346,10 +351,21 @@ impl SurfaceGrid {
             walkable,
             links: Vec::new(),
             component: Vec::new(),
+            flat: Vec::new(),
         };
         grid.links = grid.build_links();
         grid.component = grid.components();
+        grid.flat = grid.flat_spans();
         Ok(grid)
+    }
+
+    /// Which spans are flat ground: all linked neighbours at the span's own height.
+    fn flat_spans(&self) -> Vec<bool> {
+        self.links
+            .iter()
+            .enumerate()
+            .map(|(s, l)| l.iter().all(|&t| t == NONE || self.height[t as usize] == self.height[s]))
+            .collect()
     }
 
     /// Labels connected components by flood fill over links, in id order (deterministic).
@@ -779,7 +795,11 @@ impl SurfaceGrid {
     /// Surface height under `pos` on `cell`'s floor, blended bilinearly over the linked
     /// neighbours (so ramps and stairs are climbed smoothly; a missing neighbour counts as the
     /// cell's own height).
+    #[inline]
     pub fn ground_height(&self, cell: CellId, pos: Vec3) -> f32 {
+        if self.flat[cell as usize] {
+            return self.height[cell as usize];
+        }
         let ([c, ax, az, ad], tx, tz) = self.bilinear_cells(cell, pos);
         let h = |s: CellId| if s == NONE { self.height[c as usize] } else { self.height[s as usize] };
         let (h0, hx, hz, hd) = (h(c), h(ax), h(az), h(ad));
@@ -796,6 +816,7 @@ impl SurfaceGrid {
             + self.walkable.capacity()
             + self.links.capacity() * 32
             + self.component.capacity() * 4
+            + self.flat.capacity()
     }
 
     /// Compact little-endian bytes for storage (links are derived again on load).
