@@ -7,6 +7,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agents::{AgentParams, FLAG_COASTING};
+use crate::lod::FULL;
 use crate::noise::hash2;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
@@ -25,14 +26,16 @@ const RELAXATION: f32 = 0.8;
 /// moved; their neighbours still move out of them by their own share.
 ///
 /// `moved[k]` records whether the agent at rank `k` overlapped anything. From the second pass
-/// on, agents that did not overlap anything in the previous pass are copied unchanged: a sparse
-/// horde pays for extra passes only where bodies touch. A new overlap that a neighbour's
+/// on, only Full-tier agents (`tiers`) that overlapped something in the previous pass run again;
+/// the rest are copied unchanged, so a sparse horde pays for extra passes only where bodies
+/// touch and a dense one only near the camera and the target (Importance LOD). A new overlap that a neighbour's
 /// correction creates is resolved by that neighbour in this pass and by both on the next step.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve(
     pos: &mut [Vec3],
     params: &[AgentParams],
     flags: &[u8],
+    tiers: &[u8],
     grid: &mut SpatialGrid,
     spare: &mut Vec<Vec4>,
     moved: &mut Vec<bool>,
@@ -49,7 +52,7 @@ pub fn resolve(
     spare.resize(n, Vec4::ZERO);
     moved.resize(n, false);
     for pass in 0..iterations {
-        resolve_pass(grid, spare, moved, pass > 0, params, flags, max_radius + slack, chunk);
+        resolve_pass(grid, spare, moved, pass > 0, params, flags, tiers, max_radius + slack, chunk);
         grid.swap_sorted(spare);
     }
     let (sorted, rank) = (grid.sorted(), grid.rank());
@@ -70,6 +73,7 @@ fn resolve_pass(
     only_moved: bool,
     params: &[AgentParams],
     flags: &[u8],
+    tiers: &[u8],
     reach: f32,
     chunk: usize,
 ) {
@@ -79,7 +83,12 @@ fn resolve_pass(
         for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
             let k = base + k;
             let me = src[k];
-            if if only_moved { !*m } else { flags[entries[k] as usize] & FLAG_COASTING != 0 } {
+            let skip = if only_moved {
+                !*m || tiers[entries[k] as usize] != FULL
+            } else {
+                flags[entries[k] as usize] & FLAG_COASTING != 0
+            };
+            if skip {
                 *o = me;
                 *m = false;
                 continue;

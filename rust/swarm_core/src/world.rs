@@ -1084,6 +1084,7 @@ impl World {
                 &mut self.next_pos,
                 &self.agents.params,
                 &self.agents.flags,
+                &self.agents.tier,
                 &mut self.grid,
                 &mut self.blocking_spare,
                 &mut self.moved,

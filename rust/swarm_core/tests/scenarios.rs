@@ -473,21 +473,25 @@ fn agents_spawned_on_top_of_each_other_separate_without_flying_off() {
 
 #[test]
 fn a_big_surrounding_crowd_still_takes_turns_pressing() {
-    let mut w = world(200, 0);
-    let mut a = Archetype::default();
-    a.behavior.use_surround_shape = true;
-    a.behavior.use_pressure = true;
-    a.behavior.max_active_attackers = 3;
-    a.attack = Some(swarm_core::AttackProfile::default());
-    let arch = w.add_archetype(a);
-    ring(&mut w, arch, 80, 20.0);
-    w.register_target(Vec3::ZERO, 1.0);
+    // How many swings land depends on how the crowd settles, so three seeds are summed
+    // (single runs land 5 to 13 hits).
     let mut hits = 0;
-    for _ in 0..1200 {
-        w.step(DT);
-        hits += w.attack_events().len();
+    for seed in [7, 1, 2] {
+        let mut w = World::new(WorldSettings { max_agents: 200, worker_threads: 0, seed, ..Default::default() });
+        let mut a = Archetype::default();
+        a.behavior.use_surround_shape = true;
+        a.behavior.use_pressure = true;
+        a.behavior.max_active_attackers = 3;
+        a.attack = Some(swarm_core::AttackProfile::default());
+        let arch = w.add_archetype(a);
+        ring(&mut w, arch, 80, 20.0);
+        w.register_target(Vec3::ZERO, 1.0);
+        for _ in 0..1200 {
+            w.step(DT);
+            hits += w.attack_events().len();
+        }
     }
-    assert!(hits > 5, "80 agents around one target landed {hits} hits in 20 s");
+    assert!(hits > 15, "80 agents around one target landed {hits} hits in 3 x 20 s");
 }
 
 #[test]
