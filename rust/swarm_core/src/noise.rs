@@ -35,6 +35,19 @@ pub fn hash_dir(a: u32, b: u32) -> Vec2 {
     DIRS[(hash2(a, b) >> 24) as usize]
 }
 
+/// Like `hash_dir`, from a finer table of 1024 directions (a third of a degree apart): for
+/// directions that must spread evenly over many agents, such as slots around a target.
+#[inline]
+pub fn hash_dir_fine(a: u32, b: u32) -> Vec2 {
+    static DIRS: LazyLock<[Vec2; 1024]> = LazyLock::new(|| {
+        std::array::from_fn(|k| {
+            let t = k as f32 / 1024.0 * std::f32::consts::TAU;
+            Vec2::new(t.cos(), t.sin())
+        })
+    });
+    DIRS[(hash2(a, b) >> 22) as usize]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

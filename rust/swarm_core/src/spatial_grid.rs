@@ -85,27 +85,25 @@ impl SpatialGrid {
             }
         });
 
+        // Counting sort: counts, running ends, then a backward scatter that leaves each cell's
+        // start behind and keeps ascending agent index within a cell.
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
         for &c in &self.agent_cell {
-            self.cell_start[c as usize + 1] += 1;
+            self.cell_start[c as usize] += 1;
         }
-        for c in 0..cells {
-            self.cell_start[c + 1] += self.cell_start[c];
+        for c in 1..cells {
+            self.cell_start[c] += self.cell_start[c - 1];
         }
+        self.cell_start[cells] = n as u32;
         self.entries.resize(n, 0);
-        // Scatter with a running cursor per cell; `cell_start` is restored afterwards.
-        for (i, c) in self.agent_cell.iter_mut().enumerate() {
+        for (i, c) in self.agent_cell.iter_mut().enumerate().rev() {
             let slot = &mut self.cell_start[*c as usize];
+            *slot -= 1;
             self.entries[*slot as usize] = i as u32;
             // From here on `agent_cell` holds each agent's rank in `entries`.
             *c = *slot;
-            *slot += 1;
         }
-        for c in (1..=cells).rev() {
-            self.cell_start[c] = self.cell_start[c - 1];
-        }
-        self.cell_start[0] = 0;
         self.refresh_positions(pos, radius);
     }
 

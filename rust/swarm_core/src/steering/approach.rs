@@ -7,7 +7,7 @@
 use glam::Vec2;
 
 use crate::config::BehaviorProfile;
-use crate::noise::hash01;
+use crate::noise::hash_dir_fine;
 
 /// Result of the approach behaviour.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -18,10 +18,10 @@ pub struct Approach {
     pub goal_dir: Vec2,
 }
 
-/// Unit direction of an agent's fixed slot, from its seed (computed once, at spawn).
+/// Unit direction of an agent's fixed slot, from its seed (a table lookup, no trigonometry).
+#[inline]
 pub fn slot_dir(seed: u32) -> Vec2 {
-    let a = hash01(seed, 0x51_07) * std::f32::consts::TAU;
-    Vec2::new(a.cos(), a.sin())
+    hash_dir_fine(seed, 0x51_07)
 }
 
 pub fn approach(
