@@ -8,7 +8,7 @@
 #       20,000, each with the same moving target and a MultiMesh drawing the agents,
 # and writes BENCHMARKS.md (machine, date, commit, both tables, method).
 #
-#   ./bench.sh                 full run (about 2 minutes on 2 cores plus the build)
+#   ./bench.sh                 full run (about 4 minutes on 2 cores plus the build)
 #   BENCH_QUICK=1 ./bench.sh   fewer frames, for trying the script out
 #   BENCH_REPEAT=N ./bench.sh  runs each engine scene N times (default 2) and keeps the run with
 #                              the lowest median: on a shared machine other work only adds time
