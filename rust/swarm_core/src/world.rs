@@ -131,6 +131,8 @@ pub struct World {
     targets: Targets,
     grid: SpatialGrid,
     grid_dirty: bool,
+    /// Bumped whenever an agent index may now hold another agent (spawn, despawn, reorder).
+    layout: u64,
     camera: Option<Frustum>,
     next_pos: Vec<Vec3>,
     /// Body blocking's second buffer of cell-ordered records.
@@ -184,6 +186,7 @@ impl World {
             targets: Targets::default(),
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
+            layout: 0,
             camera: None,
             next_pos: Vec::with_capacity(cap),
             blocking_spare: Vec::with_capacity(cap),
@@ -334,7 +337,14 @@ impl World {
             retarget_timer: 0.0,
         });
         self.grid_dirty = true;
+        self.layout += 1;
         Ok(id)
+    }
+
+    /// Changes whenever an agent index may hold a different agent than before (a spawn, a
+    /// despawn, or the periodic reorder): per-index caches outside the world (visuals) compare it.
+    pub fn layout_revision(&self) -> u64 {
+        self.layout
     }
 
     /// Removes an agent; false for a stale or unknown id.
@@ -347,6 +357,7 @@ impl World {
         }
         self.ids.release(id);
         self.grid_dirty = true;
+        self.layout += 1;
         true
     }
 
@@ -750,6 +761,7 @@ impl World {
     /// Permutes agent storage into grid order (cache locality for neighbour loops); ids follow.
     fn reorder_by_cell(&mut self, dt: f32) {
         self.agents.permute(self.grid.order(), &mut self.visited);
+        self.layout += 1;
         for (i, &slot) in self.agents.slot.iter().enumerate() {
             self.ids.relocate(slot, i as u32);
         }

@@ -50,9 +50,10 @@ pub struct Visuals {
     order: Vec<u32>,
     starts: Vec<usize>,
     cursor: Vec<usize>,
-    /// Last frame's order and stride: when unchanged, distant and off-screen agents may keep last
-    /// frame's instance data (visual refresh bands).
-    prev_order: Vec<u32>,
+    /// Last frame's world layout revision and stride: when unchanged, every buffer slot holds the
+    /// same agent as last frame, so distant and off-screen agents may keep last frame's instance
+    /// data (visual refresh bands).
+    prev_layout: Option<u64>,
     prev_floats: usize,
     frame: u32,
     /// Colour agents by LOD tier (green Full, yellow Reduced, red Cheap, blue dormant).
@@ -145,40 +146,79 @@ impl Visuals {
             .clone()
     }
 
+    /// Forgets which agent each buffer slot held (a new world): the next update rewrites all.
+    pub fn invalidate(&mut self) {
+        self.prev_layout = None;
+    }
+
     /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
     /// Visual refresh bands (seed 000): drawn agents are rewritten every frame up close, every
     /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
     /// camera every agent is rewritten every frame.
-    pub fn update(&mut self, agents: &Agents, corpses: &[Corpse], camera: Option<&Frustum>, distant: f32) {
+    /// `layout` is the world's `layout_revision()`.
+    pub fn update(
+        &mut self,
+        agents: &Agents,
+        layout: u64,
+        corpses: &[Corpse],
+        camera: Option<&Frustum>,
+        distant: f32,
+    ) {
         self.frame = self.frame.wrapping_add(1);
         let n_arch = self.per_archetype.len();
         if n_arch == 0 {
             return;
         }
-        // Counting sort of agent indices by archetype.
+        // Agent indices grouped by archetype (counting sort), redone only when the world's layout
+        // changed; with every agent of one archetype (the usual case) it is the identity.
+        let counts = agents
+            .archetype
+            .par_chunks(8192)
+            .fold(
+                || vec![0usize; n_arch],
+                |mut c, chunk| {
+                    for &a in chunk {
+                        if (a as usize) < n_arch {
+                            c[a as usize] += 1;
+                        }
+                    }
+                    c
+                },
+            )
+            .reduce(
+                || vec![0usize; n_arch],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
         self.starts.clear();
-        self.starts.resize(n_arch + 1, 0);
-        for &a in &agents.archetype {
-            if (a as usize) < n_arch {
-                self.starts[a as usize + 1] += 1;
-            }
+        self.starts.push(0);
+        for c in &counts {
+            self.starts.push(self.starts.last().unwrap() + c);
         }
-        for i in 0..n_arch {
-            self.starts[i + 1] += self.starts[i];
-        }
-        self.order.resize(self.starts[n_arch], 0);
-        self.cursor.clear();
-        self.cursor.extend_from_slice(&self.starts);
-        for (i, &a) in agents.archetype.iter().enumerate() {
-            if (a as usize) < n_arch {
-                self.order[self.cursor[a as usize]] = i as u32;
-                self.cursor[a as usize] += 1;
+        let n = agents.archetype.len();
+        let layout_kept = self.prev_layout == Some(layout);
+        if !layout_kept {
+            if counts.iter().any(|&c| c == n) {
+                self.order.clear();
+                self.order.extend(0..n as u32);
+            } else {
+                self.order.resize(self.starts[n_arch], 0);
+                self.cursor.clear();
+                self.cursor.extend_from_slice(&self.starts);
+                for (i, &a) in agents.archetype.iter().enumerate() {
+                    if (a as usize) < n_arch {
+                        self.order[self.cursor[a as usize]] = i as u32;
+                        self.cursor[a as usize] += 1;
+                    }
+                }
             }
         }
         // Transform, then colour (debug view only), then custom data.
         let colour = self.debug_tiers;
         let floats = if colour { FLOATS + 8 } else { FLOATS + 4 };
-        let same_layout = floats == self.prev_floats && self.order == self.prev_order;
+        let same_layout = floats == self.prev_floats && layout_kept;
         let frame = self.frame;
         let due = |i: usize| -> bool {
             let Some(cam) = camera.filter(|_| same_layout) else { return true };
@@ -234,8 +274,7 @@ impl Visuals {
             }
             v.multimesh.set_buffer(&v.buffer);
         }
-        self.prev_order.clear();
-        self.prev_order.extend_from_slice(&self.order);
+        self.prev_layout = Some(layout);
         self.prev_floats = floats;
     }
 }

@@ -203,7 +203,7 @@ impl INode3D for SwarmManager {
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
         if let Some(w) = &self.world {
-            self.visuals.update(w.agents(), &self.corpses, w.camera(), distant);
+            self.visuals.update(w.agents(), w.layout_revision(), &self.corpses, w.camera(), distant);
         }
     }
 
@@ -1075,6 +1075,7 @@ impl SwarmManager {
                 godot_error!("{p}");
             }
             self.world = Some(World::new(s.clone()));
+            self.visuals.invalidate();
             self.world_settings = Some(s);
         }
         self.world.as_mut().unwrap()
@@ -1108,6 +1109,7 @@ impl SwarmManager {
                 t.handle = w.register_target(swarm_core::glam::Vec3::ZERO, 1.0);
             }
             self.world = Some(w);
+            self.visuals.invalidate();
             // The fresh world has no flow field yet: hand it over (and restamp the modifiers).
             self.applied_surface = None;
             self.world_settings = Some(s);
