@@ -5,6 +5,7 @@
 use glam::{Vec2, Vec3};
 
 use crate::agents::{AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING};
+use crate::config::BehaviorProfile;
 use crate::lod::{LodSettings, CHEAP};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
@@ -282,27 +283,13 @@ impl StepCtx<'_> {
                 }
             }
             if b.use_personal_space {
-                if due {
-                    st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
-                }
-                c.add(b.spacing_strength, st.ps_cache);
+                c.add(b.spacing_strength, self.spacing(a, st, b, due, samples));
                 if b.use_surround_shape && dist < b.surround_near_band {
                     c.add(b.spacing_strength, surround_shape::lane_slide(p, tp, st.ps_cache, b.lane_slide_strength));
                 }
             }
             if b.use_out_of_sight && !sees {
-                if due {
-                    st.group_cache[1] = follow_seers(
-                        i as u32,
-                        p,
-                        y,
-                        b.follow_radius,
-                        b.follow_max_samples.min(samples.max(2)),
-                        self.grid,
-                        self.sees,
-                    );
-                }
-                c.add(b.approach_weight, st.group_cache[1]);
+                c.add(b.approach_weight, self.follow(a, st, b, due, samples));
             }
         } else {
             if let Some(w) = aware.filter(|w| w.mode == SEARCHING || w.mode == INVESTIGATING) {
@@ -319,24 +306,10 @@ impl StepCtx<'_> {
                 goal = s.normalize_or_zero();
             }
             if b.use_personal_space {
-                if due {
-                    st.ps_cache = personal_space(i as u32, seed, p, y, b.spacing_radius, samples, self.grid);
-                }
-                c.add(b.spacing_strength, st.ps_cache);
+                c.add(b.spacing_strength, self.spacing(a, st, b, due, samples));
             }
             if aware.is_some() && b.use_out_of_sight {
-                if due {
-                    st.group_cache[1] = follow_seers(
-                        i as u32,
-                        p,
-                        y,
-                        b.follow_radius,
-                        b.follow_max_samples.min(samples.max(2)),
-                        self.grid,
-                        self.sees,
-                    );
-                }
-                c.add(b.approach_weight, st.group_cache[1]);
+                c.add(b.approach_weight, self.follow(a, st, b, due, samples));
             }
         }
         if b.use_hold_nearby {
@@ -347,5 +320,28 @@ impl StepCtx<'_> {
             c.add(b.hold_strength, st.group_cache[0]);
         }
         goal
+    }
+
+    /// Personal Space: recomputed when due (with at most `samples` neighbours), cached between.
+    #[inline]
+    fn spacing(&self, a: &AgentIn, st: &mut AgentState, b: &BehaviorProfile, due: bool, samples: u32) -> Vec2 {
+        if due {
+            let p = a.pos[a.i];
+            let xz = Vec2::new(p.x, p.z);
+            st.ps_cache = personal_space(a.i as u32, a.seeds[a.i], xz, p.y, b.spacing_radius, samples, self.grid);
+        }
+        st.ps_cache
+    }
+
+    /// Out-of-Sight Fallback: toward allies that see the target; recomputed when due, cached between.
+    #[inline]
+    fn follow(&self, a: &AgentIn, st: &mut AgentState, b: &BehaviorProfile, due: bool, samples: u32) -> Vec2 {
+        if due {
+            let p = a.pos[a.i];
+            let n = b.follow_max_samples.min(samples.max(2));
+            st.group_cache[1] =
+                follow_seers(a.i as u32, Vec2::new(p.x, p.z), p.y, b.follow_radius, n, self.grid, self.sees);
+        }
+        st.group_cache[1]
     }
 }

@@ -3,45 +3,13 @@
 //! noises, alerts, who presses a closed door, physics-ray requests, and identical results on one
 //! and many threads. Scenario tests run hundreds of steps and assert outcomes.
 
-use swarm_core::flow_field::{BakeParams, BakeSamples, ModifierBox, RouteMode, SurfaceGrid, SurfaceSample};
+use swarm_core::flow_field::{ModifierBox, RouteMode};
 use swarm_core::glam::{Vec2, Vec3};
 use swarm_core::perception::{Awareness, CHASING, IDLE, INVESTIGATING, SEARCHING};
 use swarm_core::{AgentId, Archetype, PerceptionProfile, SightOcclusion, World, WorldSettings};
 
-const DT: f32 = 1.0 / 60.0;
-
-fn ascii(rows: &[&str]) -> SurfaceGrid {
-    let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, rows[0].len() as u32, rows.len() as u32, |x, z, o| {
-        if rows[z as usize].as_bytes()[x as usize] != b'#' {
-            o.push(SurfaceSample::walkable(0.0));
-        }
-    });
-    SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap()
-}
-
-/// Two rooms (z < 9 and z >= 10) joined by one 2 m door at x 25..27.
-const ROOMS: [&str; 20] = [
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "#########################..###",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-];
+mod common;
+use common::{ascii, DT, ROOMS};
 
 fn profile(occlusion: SightOcclusion) -> PerceptionProfile {
     PerceptionProfile {

@@ -5,41 +5,8 @@ use swarm_core::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample
 use swarm_core::glam::{Vec2, Vec3};
 use swarm_core::{AgentId, Archetype, World, WorldSettings};
 
-const DT: f32 = 1.0 / 60.0;
-
-/// A grid from ASCII rows ('#' = wall, '.' = floor at height 0), 1 m cells.
-fn ascii(rows: &[&str]) -> SurfaceGrid {
-    let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, rows[0].len() as u32, rows.len() as u32, |x, z, o| {
-        if rows[z as usize].as_bytes()[x as usize] != b'#' {
-            o.push(SurfaceSample::walkable(0.0));
-        }
-    });
-    SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap()
-}
-
-/// Two rooms joined by one door in a long wall: the direct line is blocked.
-const ROOMS: [&str; 20] = [
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "#########################..###",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-    "..............................",
-];
+mod common;
+use common::{ascii, DT, ROOMS};
 
 fn rooms_world(n: usize, threads: usize) -> (World, Vec<AgentId>) {
     let mut w = World::new(WorldSettings {

@@ -156,14 +156,7 @@ impl Visuals {
     /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
     /// camera every agent is rewritten every frame.
     /// `layout` is the world's `layout_revision()`.
-    pub fn update(
-        &mut self,
-        agents: &Agents,
-        layout: u64,
-        corpses: &[Corpse],
-        camera: Option<&Frustum>,
-        distant: f32,
-    ) {
+    pub fn update(&mut self, agents: &Agents, layout: u64, corpses: &[Corpse], camera: Option<&Frustum>, distant: f32) {
         self.frame = self.frame.wrapping_add(1);
         let n_arch = self.per_archetype.len();
         if n_arch == 0 {
