@@ -87,6 +87,21 @@ func make_doorway_level() -> Node3D:
 
 ## A manager named `n` whose surface flow field is baked over make_doorway_level()'s 40 x 40 m
 ## area and switched on.
+## The door of make_doorway_level(): a SwarmFlowModifier filling the 2 m doorway at x = 2,
+## named "Door", under `manager`; `route` and `route_cost` keep the node's defaults (EXTRA_COST,
+## 10) unless given.
+func add_doorway_door(manager: SwarmManager, route: int = SwarmFlowModifier.EXTRA_COST, cost: float = -1.0) -> SwarmFlowModifier:
+	var door := SwarmFlowModifier.new()
+	door.name = "Door"
+	door.size = Vector3(2, 2.5, 1)
+	door.route = route
+	if cost >= 0.0:
+		door.route_cost = cost
+	manager.add_child(door)
+	door.position = Vector3(2, 0, 0)
+	return door
+
+
 func make_flow_manager(n: String, max_agents: int = -1) -> SwarmManager:
 	var manager := make_manager(n, max_agents)
 	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))

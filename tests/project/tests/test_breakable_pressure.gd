@@ -13,10 +13,7 @@ func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Pressure")
 
-	var door := SwarmFlowModifier.new()
-	door.size = Vector3(2, 2.5, 1)
-	manager.add_child(door)
-	door.position = Vector3(2, 0, 0)
+	var door := add_doorway_door(manager)
 	var breakable := SwarmBreakable.new()
 	breakable.max_health = 20.0
 	breakable.strike_damage_scale = 0.0

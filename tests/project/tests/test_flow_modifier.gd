@@ -12,13 +12,7 @@ func run() -> bool:
 	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))
 	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
 
-	var door := SwarmFlowModifier.new()
-	door.name = "Door"
-	door.size = Vector3(2, 2.5, 1)
-	door.route = SwarmFlowModifier.EXTRA_COST
-	door.route_cost = 10.0
-	manager.add_child(door)
-	door.position = Vector3(2, 0, 0)
+	var door := add_doorway_door(manager, SwarmFlowModifier.EXTRA_COST, 10.0)
 	# Surface flow field still off: the warning names the fix.
 	var warnings: PackedStringArray = door.get_setup_warnings()
 	check(warnings.size() == 1 and "Surface Flow Field Enabled" in warnings[0], "warning with the field off: %s" % [warnings])

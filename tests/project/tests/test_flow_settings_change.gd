@@ -6,11 +6,7 @@ extends "res://test_base.gd"
 func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Rebuilt", 100)
-	var door := SwarmFlowModifier.new()
-	door.size = Vector3(2, 2.5, 1)
-	door.route = SwarmFlowModifier.BLOCKED
-	manager.add_child(door)
-	door.position = Vector3(2, 0, 0)
+	var door := add_doorway_door(manager, SwarmFlowModifier.BLOCKED)
 	await physics_frames(2)
 	check_eq(manager.get_path_length(Vector3(-5, 0, -5), Vector3(-5, 0, 5)), -1.0, "route with the only door blocked")
 	# A new capacity while empty makes a new world.

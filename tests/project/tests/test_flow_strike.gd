@@ -9,10 +9,7 @@ func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Strikes")
 
-	var door := SwarmFlowModifier.new()
-	door.size = Vector3(2, 2.5, 1)
-	manager.add_child(door)
-	door.position = Vector3(2, 0, 0)
+	var door := add_doorway_door(manager)
 	var planks_script := GDScript.new()
 	planks_script.source_code = "extends Node\nvar strike_damage_scale := 0.5\nvar taken := 0.0\nvar hits := 0\nvar last := {}\nfunc apply_swarm_damage(amount: float, context: Dictionary) -> void:\n\ttaken += amount\n\thits += 1\n\tlast = context\n"
 	planks_script.reload()

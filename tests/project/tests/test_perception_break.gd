@@ -9,12 +9,7 @@ var noises := 0
 func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Locked")
-	var door := SwarmFlowModifier.new()
-	door.size = Vector3(2, 2.5, 1)
-	door.route = SwarmFlowModifier.EXTRA_COST
-	door.route_cost = 60.0
-	manager.add_child(door)
-	door.position = Vector3(2, 0, 0)
+	var door := add_doorway_door(manager, SwarmFlowModifier.EXTRA_COST, 60.0)
 	var lock := SwarmBreakable.new()
 	lock.max_health = 500.0
 	door.add_child(lock)

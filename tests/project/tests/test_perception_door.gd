@@ -8,12 +8,7 @@ extends "res://test_base.gd"
 func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Sight")
-	var door := SwarmFlowModifier.new()
-	door.size = Vector3(2, 2.5, 1)
-	door.route = SwarmFlowModifier.EXTRA_COST
-	door.route_cost = 40.0
-	manager.add_child(door)
-	door.position = Vector3(2, 0, 0)
+	var door := add_doorway_door(manager, SwarmFlowModifier.EXTRA_COST, 40.0)
 
 	var target := SwarmTarget.new()
 	add_child(target)
