@@ -193,7 +193,7 @@ impl Visuals {
         let n = agents.archetype.len();
         let layout_kept = self.prev_layout == Some(layout);
         if !layout_kept {
-            if counts.iter().any(|&c| c == n) {
+            if counts.contains(&n) {
                 self.order.clear();
                 self.order.extend(0..n as u32);
             } else {
@@ -223,7 +223,7 @@ impl Visuals {
             } else {
                 1
             };
-            every == 1 || (frame.wrapping_add(i as u32)) % every == 0
+            every == 1 || frame.wrapping_add(i as u32).is_multiple_of(every)
         };
 
         for (a, vis) in self.per_archetype.iter_mut().enumerate() {

@@ -944,7 +944,7 @@ impl SwarmManager {
             }
             return;
         }
-        if self.debug_flow.is_some() && self.frame % 30 != 0 {
+        if self.debug_flow.is_some() && !self.frame.is_multiple_of(30) {
             return;
         }
         let w = self.world.as_ref().unwrap();
