@@ -101,6 +101,14 @@ pub(crate) struct Gate {
     dt: f32,
 }
 
+impl Gate {
+    /// Whether the cached pulls are recomputed this step (only then do they change).
+    #[inline]
+    pub fn due(self) -> bool {
+        self.due
+    }
+}
+
 impl StepCtx<'_> {
     /// Target choice, then the Importance LOD gate. Reduced and Cheap agents refresh their
     /// neighbour-based and approach pulls every `interval` steps (staggered by seed). Between

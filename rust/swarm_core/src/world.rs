@@ -1079,9 +1079,12 @@ impl World {
                         np[k] = ctx.agent_step(&input, &mut st, gate);
                         (facing[k], yaw_rate[k], steer[k], target[k], flags[k]) =
                             (st.facing, st.yaw_rate, st.steer, st.target, st.flags);
-                        ps_cache[k] = Snorm2::new(st.ps_cache);
-                        ap_cache[k] = st.approach_cache.map(Snorm2::new);
-                        group[k] = st.group_cache.map(Snorm2::new);
+                        if gate.due() {
+                            // The cached pulls only change when recomputed.
+                            ps_cache[k] = Snorm2::new(st.ps_cache);
+                            ap_cache[k] = st.approach_cache.map(Snorm2::new);
+                            group[k] = st.group_cache.map(Snorm2::new);
+                        }
                     }
                 },
             );
