@@ -2,13 +2,13 @@
 # The one benchmark command. Builds the extension, then runs
 #   (a) the core benchmark (swarm_core's `bench` example: the simulation step alone, no engine:
 #       the default horde on open ground and on a 512 x 512 flow field at 10,000, 100,000 and
-#       1,000,000 agents, and a dense crowd of 5,000 through a doorway; about 1.5 minutes on 2 cores),
+#       1,000,000 agents, and a dense crowd of 5,000 through a doorway; about 3 minutes on 2 cores),
 #   (b) the engine benchmarks in a headless Godot (godot_project/bench/): Swarm at 5,000, 20,000
 #       and 100,000 agents, and Godot's own NavigationServer3D RVO agents (the peer) at 5,000 and
 #       20,000, each with the same moving target and a MultiMesh drawing the agents,
 # and writes BENCHMARKS.md (machine, date, commit, both tables, method).
 #
-#   ./bench.sh                 full run (about 4 minutes on 2 cores plus the build)
+#   ./bench.sh                 full run (about 5 minutes on 2 cores plus the build)
 #   BENCH_QUICK=1 ./bench.sh   fewer frames, for trying the script out
 #   BENCH_REPEAT=N ./bench.sh  runs each engine scene N times (default 2) and keeps the run with
 #                              the lowest median: on a shared machine other work only adds time
@@ -166,7 +166,9 @@ if os.path.exists(core):
         "measured after the target's time-sliced field is built; "
         "**dense crowd through a 3 m doorway**: 5,000 agents packed at 0.8 m spacing in a room (cell 0.5 m) "
         "pushing through one 3 m doorway toward a target 20 m beyond the wall, 300 steps measured after 30 "
-        "(the notes give how many got through)."
+        "(the notes give how many got through). "
+        "Each configuration runs 3 times (once at 1,000,000 agents) and the run with the lowest median is kept, "
+        "as for the engine scenes: on a shared machine other work only adds time."
     )
     lines.append("")
     lines.append(open(core).read().rstrip("\n"))
