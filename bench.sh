@@ -102,7 +102,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # BENCHMARKS.md
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
-DIRTY=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -q . && echo " plus uncommitted changes in the working tree" || true)
+DIRTY=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -v " BENCHMARKS.md$" | grep -q . && echo " plus uncommitted changes in the working tree" || true)
 export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K WARMUP REPEAT
 python3 - <<'PY'
 import json, os, platform, datetime, subprocess
