@@ -336,9 +336,7 @@ impl StepCtx<'_> {
         if due {
             let p = a.pos[a.i];
             let xz = Vec2::new(p.x, p.z);
-            let seed = a.seeds[a.i];
-            let turn = crate::noise::hash2(seed, self.tick);
-            st.ps_cache = personal_space(a.i as u32, seed, turn, xz, p.y, b.spacing_radius, samples, self.grid);
+            st.ps_cache = personal_space(a.i as u32, a.seeds[a.i], xz, p.y, b.spacing_radius, samples, self.grid);
         }
         st.ps_cache
     }

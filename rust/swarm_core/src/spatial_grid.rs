@@ -164,58 +164,6 @@ impl SpatialGrid {
         }
     }
 
-    /// Like `for_each_row`, for queries that may stop early (a sample cap): the rows start at a
-    /// row chosen by `turn` and run up or down (also chosen by `turn`), wrapping around, and each
-    /// row's entries start at an entry chosen by `turn` and wrap around, so which neighbours fill
-    /// the cap does not favour one side. `f` gets
-    /// index ranges into the cell-ordered entries (up to two per row) and returns `false` to stop.
-    #[inline]
-    pub fn for_each_row_turned(
-        &self,
-        center: Vec2,
-        radius: f32,
-        turn: u32,
-        mut f: impl FnMut(usize, usize, bool) -> bool,
-    ) {
-        if self.dims_x == 0 {
-            return;
-        }
-        let lo = (center - Vec2::splat(radius) - self.origin) * self.inv_cell;
-        let hi = (center + Vec2::splat(radius) - self.origin) * self.inv_cell;
-        if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.dims_x as f32 || lo.y >= self.dims_z as f32 {
-            return;
-        }
-        let x0 = lo.x.max(0.0) as u32;
-        let z0 = lo.y.max(0.0) as u32;
-        let x1 = (hi.x as u32).min(self.dims_x - 1);
-        let z1 = (hi.y as u32).min(self.dims_z - 1);
-        let rows = z1 - z0 + 1;
-        let first = turn % rows;
-        // Upward or downward, from the chosen row.
-        let down = turn & 0x8000_0000 != 0;
-        for r in 0..rows {
-            let k = if down { first + rows - r } else { first + r };
-            let z = z0 + k % rows;
-            let row = z * self.dims_x;
-            let a = self.cell_start[(row + x0) as usize] as usize;
-            let b = self.cell_start[(row + x1 + 1) as usize] as usize;
-            if a >= b {
-                continue;
-            }
-            let mid = a + (turn >> 8) as usize % (b - a);
-            // Rightward from `mid` then from the row's start, or leftward from `mid` then from
-            // the row's end: `f(lo, hi, backward)`.
-            let go = if turn & 0x4000_0000 == 0 {
-                f(mid, b, false) && (mid == a || f(a, mid, false))
-            } else {
-                (mid == a || f(a, mid, true)) && f(mid, b, true)
-            };
-            if !go {
-                return;
-            }
-        }
-    }
-
     /// Like `for_each_candidate`, with each candidate's body radius: `f(j, position_j, radius_j)`.
     #[inline]
     pub fn for_each_body(&self, center: Vec2, y: f32, radius: f32, mut f: impl FnMut(u32, Vec2, f32) -> bool) {

@@ -6,20 +6,8 @@ use glam::Vec2;
 use crate::noise::hash_dir;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
-/// `turn` varies where the scan starts (a hash of seed and step), so that when the sample cap
-/// stops it early the neighbours it took are not always those on one side.
 #[inline]
-#[allow(clippy::too_many_arguments)]
-pub fn personal_space(
-    i: u32,
-    seed: u32,
-    turn: u32,
-    p: Vec2,
-    y: f32,
-    radius: f32,
-    max_samples: u32,
-    grid: &SpatialGrid,
-) -> Vec2 {
+pub fn personal_space(i: u32, seed: u32, p: Vec2, y: f32, radius: f32, max_samples: u32, grid: &SpatialGrid) -> Vec2 {
     if radius <= 0.0 {
         return Vec2::ZERO;
     }
@@ -30,28 +18,25 @@ pub fn personal_space(
     // Straight over the grid's cell-ordered records; the agent's own record is skipped by rank.
     let me = grid.rank().get(i as usize).map_or(usize::MAX, |&k| k as usize);
     let (sorted, entries) = (grid.sorted(), grid.order());
-    let mut visit = |k: usize| {
-        let e = sorted[k];
-        let off = Vec2::new(p.x - e.x, p.y - e.y);
-        let d2 = off.length_squared();
-        if d2 >= r2 || (e.z - y).abs() > LAYER_GAP || k == me {
-            return true;
+    grid.for_each_row(p, radius, |a, b| {
+        for (k, e) in sorted[a..b].iter().enumerate() {
+            let off = Vec2::new(p.x - e.x, p.y - e.y);
+            let d2 = off.length_squared();
+            if d2 >= r2 || (e.z - y).abs() > LAYER_GAP || a + k == me {
+                continue;
+            }
+            if d2 < 1e-12 {
+                acc += hash_dir(seed, entries[a + k]);
+            } else {
+                let d = d2.sqrt();
+                acc += off * ((1.0 - d * inv_r) / d);
+            }
+            samples += 1;
+            if samples >= max_samples {
+                return false;
+            }
         }
-        if d2 < 1e-12 {
-            acc += hash_dir(seed, entries[k]);
-        } else {
-            let d = d2.sqrt();
-            acc += off * ((1.0 - d * inv_r) / d);
-        }
-        samples += 1;
-        samples < max_samples
-    };
-    grid.for_each_row_turned(p, radius, turn, |a, b, backward| {
-        if backward {
-            (a..b).rev().all(&mut visit)
-        } else {
-            (a..b).all(&mut visit)
-        }
+        true
     });
     acc.clamp_length_max(1.0)
 }
