@@ -336,7 +336,10 @@ impl StepCtx<'_> {
         if due {
             let p = a.pos[a.i];
             let xz = Vec2::new(p.x, p.z);
-            st.ps_cache = personal_space(a.i as u32, a.seeds[a.i], xz, p.y, b.spacing_radius, samples, self.grid);
+            let seed = a.seeds[a.i];
+            // Which way the capped walk goes, by a coin per update (see `personal_space`).
+            let backward = crate::noise::hash2(seed, self.tick) & 1 == 1;
+            st.ps_cache = personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, self.grid);
         }
         st.ps_cache
     }

@@ -139,7 +139,21 @@ impl SpatialGrid {
     /// Index ranges into the cell-ordered entries covering the square around `center` of
     /// half-size `radius`, row by row; `f` returns `false` to stop.
     #[inline]
-    pub fn for_each_row(&self, center: Vec2, radius: f32, mut f: impl FnMut(usize, usize) -> bool) {
+    pub fn for_each_row(&self, center: Vec2, radius: f32, f: impl FnMut(usize, usize) -> bool) {
+        self.for_each_row_either_way(center, radius, false, f);
+    }
+
+    /// Like `for_each_row`, with the rows walked downward when `backward` (callers then walk each
+    /// range backward too): a query that stops early (a sample cap) and picks the way per call
+    /// leans no way on average.
+    #[inline(always)]
+    pub fn for_each_row_either_way(
+        &self,
+        center: Vec2,
+        radius: f32,
+        backward: bool,
+        mut f: impl FnMut(usize, usize) -> bool,
+    ) {
         if self.dims_x == 0 {
             return;
         }
@@ -148,14 +162,13 @@ impl SpatialGrid {
         if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.dims_x as f32 || lo.y >= self.dims_z as f32 {
             return;
         }
-        // Truncation equals floor here: negative lows clamp to 0, negative highs returned above.
         let x0 = lo.x.max(0.0) as u32;
         let z0 = lo.y.max(0.0) as u32;
         let x1 = (hi.x as u32).min(self.dims_x - 1);
         let z1 = (hi.y as u32).min(self.dims_z - 1);
-        for z in z0..=z1 {
+        for r in 0..=(z1 - z0) {
+            let z = if backward { z1 - r } else { z0 + r };
             let row = z * self.dims_x;
-            // Cells of one row are contiguous in `entries`.
             let a = self.cell_start[(row + x0) as usize] as usize;
             let b = self.cell_start[(row + x1 + 1) as usize] as usize;
             if a < b && !f(a, b) {

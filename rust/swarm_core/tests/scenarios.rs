@@ -531,3 +531,29 @@ fn coasting_cheap_agents_still_come_apart_and_move_like_full_ones() {
         "LOD pack advanced {lod_progress} m, full pack {full_progress} m"
     );
 }
+
+#[test]
+fn capped_personal_space_does_not_push_a_crowd_one_way() {
+    // A dense square of agents with no target (Cheap, Personal Space capped at 2 samples) and no
+    // body blocking: Personal Space alone spreads them. Which neighbours fill the cap must not
+    // favour one side, or the whole crowd drifts.
+    let settings =
+        WorldSettings { max_agents: 500, worker_threads: 1, seed: 5, body_blocking: false, ..Default::default() };
+    let mut w = World::new(settings);
+    let mut a = Archetype::default();
+    a.behavior.use_idle_motion = false;
+    let arch = w.add_archetype(a);
+    for i in 0..400 {
+        w.spawn(arch, Vec3::new((i % 20) as f32 * 0.6, 0.0, (i / 20) as f32 * 0.6)).unwrap();
+    }
+    let centroid = |w: &World| {
+        let p = &w.agents().pos;
+        p.iter().fold(Vec2::ZERO, |s, q| s + Vec2::new(q.x, q.z)) / p.len() as f32
+    };
+    let start = centroid(&w);
+    for _ in 0..300 {
+        w.step(DT);
+    }
+    let drift = centroid(&w) - start;
+    assert!(drift.length() < 0.3, "the crowd's centre drifted by {drift:?} m");
+}
