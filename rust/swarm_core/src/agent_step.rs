@@ -95,8 +95,6 @@ impl Contributions {
 pub(crate) struct Gate {
     /// Neighbour-based and approach pulls are recomputed this step.
     due: bool,
-    /// Steps between updates for this agent's tier.
-    interval: u32,
     /// Seconds this step's smoothing and turning cover (a Cheap agent's whole interval).
     dt: f32,
 }
@@ -153,7 +151,7 @@ impl StepCtx<'_> {
             let np = Vec2::new(p3.x, p3.z) + accelerate(v, steer * prm.max_speed, prm, self.dt) * self.dt;
             return Err(Vec3::new(np.x, self.ground, np.y));
         }
-        Ok(Gate { due, interval, dt: if coasting { self.dt * interval as f32 } else { self.dt } })
+        Ok(Gate { due, dt: if coasting { self.dt * interval as f32 } else { self.dt } })
     }
 
     /// The full step of an agent that `begin` let through.
@@ -168,9 +166,8 @@ impl StepCtx<'_> {
         let p3 = a.pos[i];
         let p = Vec2::new(p3.x, p3.z);
         let v = Vec2::new(a.vel[i].x, a.vel[i].z);
-        let Gate { due, interval, dt } = gate;
-        let samples =
-            if interval <= 1 { b.spacing_max_samples } else { self.lod.budget(a.tiers[i], b.spacing_max_samples).1 };
+        let Gate { due, dt } = gate;
+        let samples = self.lod.budget(a.tiers[i], b.spacing_max_samples).1;
 
         let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
