@@ -579,12 +579,17 @@ impl World {
         found
     }
 
+    /// Rebuilds the spatial grid for the agents' current positions and radii.
+    fn rebuild_grid(&mut self, dt: f32) {
+        let cell = self.cell_size(dt);
+        let (grid, a) = (&mut self.grid, &self.agents);
+        grid.rebuild(&a.pos, &|i| a.params[i].radius, cell);
+    }
+
     fn ensure_grid(&mut self) {
         if self.grid_dirty {
-            let cell = self.cell_size(1.0 / 60.0);
             let pool = self.pool.clone();
-            let (grid, a) = (&mut self.grid, &self.agents);
-            pool.install(|| grid.rebuild(&a.pos, &|i| a.params[i].radius, cell));
+            pool.install(|| self.rebuild_grid(1.0 / 60.0));
             self.grid_dirty = false;
         }
     }
@@ -765,9 +770,7 @@ impl World {
         for (i, &slot) in self.agents.slot.iter().enumerate() {
             self.ids.relocate(slot, i as u32);
         }
-        let cell = self.cell_size(dt);
-        let params = &self.agents.params;
-        self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
+        self.rebuild_grid(dt);
     }
 
     /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
@@ -1008,9 +1011,7 @@ impl World {
         };
         let n = self.agents.len();
         if self.grid_dirty {
-            let cell = self.cell_size(dt);
-            let params = &self.agents.params;
-            self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
+            self.rebuild_grid(dt);
         }
         if self.stats.ticks.is_multiple_of(REORDER_INTERVAL) && n > CHUNK {
             self.reorder_by_cell(dt);
@@ -1144,9 +1145,7 @@ impl World {
             let going = Going::new(&self.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
             nav.count_pressing(&self.pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
         }
-        let cell = self.cell_size(dt);
-        let params = &self.agents.params;
-        self.grid.rebuild(&self.agents.pos, &|i| params[i].radius, cell);
+        self.rebuild_grid(dt);
         self.grid_dirty = false;
         self.stats.phases.settle = lap();
         self.attack_pass(dt);
