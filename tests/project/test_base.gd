@@ -102,6 +102,24 @@ func add_doorway_door(manager: SwarmManager, route: int = SwarmFlowModifier.EXTR
 	return door
 
 
+## `n` agents of `archetype` in a block south of the doorway level's wall (10 to a row, 1.2 m
+## apart, from x = -8, z = -6 southward); returns their ids.
+func spawn_doorway_crowd(manager: SwarmManager, archetype: SwarmAgentArchetype, n: int = 40) -> Array[int]:
+	var ids: Array[int] = []
+	for i in n:
+		ids.append(manager.spawn_agent(archetype, Vector3(-8 + (i % 10) * 1.2, 0, -6 - (i / 10) * 1.2)))
+	return ids
+
+
+## How many of `ids` stand north of the doorway level's wall (z > 0.6: through the door).
+func count_past_doorway(manager: SwarmManager, ids: Array[int]) -> int:
+	var n := 0
+	for id in ids:
+		if manager.get_agent_position(id).z > 0.6:
+			n += 1
+	return n
+
+
 func make_flow_manager(n: String, max_agents: int = -1) -> SwarmManager:
 	var manager := make_manager(n, max_agents)
 	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))

@@ -11,7 +11,6 @@ var states: Array[int] = []
 var noises := 0
 var fractions: Array[float] = []
 
-
 func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Barricades")
@@ -77,19 +76,13 @@ func run() -> bool:
 	var ids: Array[int] = []
 	for i in 20:
 		ids.append(manager.spawn_agent(a, Vector3(-3 + (i % 5) * 1.5, 0, -4 - (i / 5) * 1.2)))
-	var through := func() -> int:
-		var n := 0
-		for id in ids:
-			if manager.get_agent_position(id).z > 0.6:
-				n += 1
-		return n
 
 	var frames := 0
 	while broken_count == 0 and frames < 1800:
 		await get_tree().physics_frame
 		frames += 1
 		if broken_count == 0:
-			check(through.call() == 0, "an agent got past the standing barricade") or frames == 1800
+			check(count_past_doorway(manager, ids) == 0, "an agent got past the standing barricade") or frames == 1800
 	await physics_frames(1)
 	check_eq(broken_count, 1, "broken fired after %d frames" % frames)
 	check_eq(breakable.get_state(), SwarmBreakable.BROKEN, "state after the break")
@@ -102,7 +95,7 @@ func run() -> bool:
 	check(is_equal_approx(breakable.get_health(), 0.0), "health after the break")
 
 	await physics_frames(600)
-	var n: int = through.call()
+	var n: int = count_past_doorway(manager, ids)
 	print("barricade broke after %d frames; %d of 20 through 600 frames later" % [frames, n])
 	check(n >= 15, "%d of 20 went through the broken barricade" % n)
 	breakable.break_now()

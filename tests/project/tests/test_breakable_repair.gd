@@ -10,7 +10,6 @@ var states: Array[int] = []
 var fractions: Array[float] = []
 var broken_count := 0
 
-
 func run() -> bool:
 	await make_doorway_level()
 	var manager := make_flow_manager("Repair")
@@ -80,28 +79,20 @@ func run() -> bool:
 	add_child(target)
 	target.global_position = Vector3(2, 0, 10)
 	var a := make_archetype()
-	var ids: Array[int] = []
-	for i in 40:
-		ids.append(manager.spawn_agent(a, Vector3(-8 + (i % 10) * 1.2, 0, -6 - (i / 10) * 1.2)))
-	var through := func() -> int:
-		var n := 0
-		for id in ids:
-			if manager.get_agent_position(id).z > 0.6:
-				n += 1
-		return n
+	var ids := spawn_doorway_crowd(manager, a)
 	await physics_frames(400)
-	check_eq(through.call(), 0, "agents past the intact door")
+	check_eq(count_past_doorway(manager, ids), 0, "agents past the intact door")
 	breakable.break_now()
 	await physics_frames(120)
-	var n_broken: int = through.call()
+	var n_broken: int = count_past_doorway(manager, ids)
 	check(n_broken > 0, "agents pass the broken door: %d" % n_broken)
 	breakable.repair()
 	check(not door.is_open, "repaired door is shut")
 	# Whoever stood in the doorway at the repair is pushed out to one side or the other.
 	await physics_frames(60)
-	var after_repair: int = through.call()
+	var after_repair: int = count_past_doorway(manager, ids)
 	await physics_frames(300)
-	check_eq(through.call(), after_repair, "agents that got through after the repair")
+	check_eq(count_past_doorway(manager, ids), after_repair, "agents that got through after the repair")
 	check(door.get_pressing_agent_count() > 0, "the crowd presses the repaired door")
 	check(after_repair < 40, "some agents were stopped by the repair: %d through" % after_repair)
 

@@ -4,7 +4,6 @@
 # it again stops the rest. Configuration warnings name the fix.
 extends "res://test_base.gd"
 
-
 func run() -> bool:
 	await make_doorway_level()
 
@@ -28,37 +27,28 @@ func run() -> bool:
 	add_child(target)
 	target.global_position = Vector3(2, 0, 10)
 	var a := make_archetype()
-	var ids: Array[int] = []
-	for i in 40:
-		ids.append(manager.spawn_agent(a, Vector3(-8 + (i % 10) * 1.2, 0, -6 - (i / 10) * 1.2)))
-
-	var through := func() -> int:
-		var n := 0
-		for id in ids:
-			if manager.get_agent_position(id).z > 0.6:
-				n += 1
-		return n
+	var ids := spawn_doorway_crowd(manager, a)
 
 	var pressing_max := 0
 	for f in 600:
 		await get_tree().physics_frame
 		pressing_max = maxi(pressing_max, door.get_pressing_agent_count())
 	await physics_frames(1)
-	check_eq(through.call(), 0, "agents past the closed door")
+	check_eq(count_past_doorway(manager, ids), 0, "agents past the closed door")
 	check(pressing_max >= 3, "the crowd presses the closed door: at most %d at once" % pressing_max)
 
 	door.is_open = true
 	await physics_frames(600)
-	var passed_open: int = through.call()
+	var passed_open: int = count_past_doorway(manager, ids)
 	check(passed_open >= 30, "%d of 40 went through the open door" % passed_open)
 	check_eq(door.get_pressing_agent_count(), 0, "pressing an open door")
 
 	# Shut it again on the stragglers: whoever is on this side stays.
 	door.is_open = false
 	await physics_frames(2)
-	var after_shut: int = through.call()
+	var after_shut: int = count_past_doorway(manager, ids)
 	await physics_frames(300)
-	check_eq(through.call(), after_shut, "agents that got through after the door shut")
+	check_eq(count_past_doorway(manager, ids), after_shut, "agents that got through after the door shut")
 	door.force_update()
 	await physics_frames(2)
 	return passed()
