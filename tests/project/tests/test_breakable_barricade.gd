@@ -6,6 +6,7 @@
 # expect_error: apply_damage: amount must be a finite number at or above 0, got -5
 extends "res://test_base.gd"
 
+
 var broken_count := 0
 var states: Array[int] = []
 var noises := 0

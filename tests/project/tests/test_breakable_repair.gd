@@ -6,6 +6,7 @@
 # expect_error: Orphan: parent: a SwarmBreakable must be a child of a SwarmFlowModifier
 extends "res://test_base.gd"
 
+
 var states: Array[int] = []
 var fractions: Array[float] = []
 var broken_count := 0

@@ -4,6 +4,7 @@
 # it again stops the rest. Configuration warnings name the fix.
 extends "res://test_base.gd"
 
+
 func run() -> bool:
 	await make_doorway_level()
 
