@@ -6,10 +6,8 @@
 #     <scene>_flow_field.res next to the scene, assigns flow_field_data, and undo/redo work.
 # Needs the built extension (tools/build.sh). Prints "check_editor_bake: OK" and exits 0 on success.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-GODOT=$("$ROOT/tools/godot.sh") || { echo "check_editor_bake: no Godot 4.6" >&2; exit 1; }
-strip() { sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g'; }
-fail=0
+NAME=check_editor_bake
+source "$(dirname "${BASH_SOURCE[0]}")/editor_check.sh"
 
 # 1. The demo project in the editor.
 "$ROOT/tools/import_demo.sh" "$GODOT" || exit 1
@@ -19,30 +17,7 @@ if grep -E 'SCRIPT ERROR|Parse Error|ERROR:|panicked' <<<"$LOG"; then
 fi
 
 # 2. The bake button in a throwaway project.
-P=$(mktemp -d "${TMPDIR:-/tmp}/swarm-editor-check.XXXXXX")
-trap 'rm -rf "$P"' EXIT
-mkdir -p "$P/addons/verify"
-ln -s "$ROOT/addons/swarm" "$P/addons/swarm"
-cat >"$P/project.godot" <<'EOF'
-config_version=5
-
-[application]
-
-config/name="Swarm editor check"
-config/features=PackedStringArray("4.6")
-
-[editor_plugins]
-
-enabled=PackedStringArray("res://addons/swarm/plugin.cfg", "res://addons/verify/plugin.cfg")
-EOF
-cat >"$P/addons/verify/plugin.cfg" <<'EOF'
-[plugin]
-name="verify"
-description="Presses the Bake Flow Field button and reports."
-author=""
-version="1"
-script="verify.gd"
-EOF
+make_verify_project "Swarm editor check" "Presses the Bake Flow Field button and reports."
 # Adds flow_field_data to the manager only while SwarmManager itself lacks it.
 cat >"$P/manager_shim.gd" <<'EOF'
 @tool
@@ -150,18 +125,5 @@ func _run() -> void:
 	print("VERIFY redo: ", m.get("flow_field_data") == d)
 	get_tree().quit(0)
 EOF
-( timeout -k 10 180 "$GODOT" --headless --path "$P" --import >/dev/null 2>&1 || true ) 2>/dev/null
-LOG=$(timeout -k 10 180 "$GODOT" --headless --editor --path "$P" --quit-after 3000 2>&1 | strip)
-grep '^VERIFY' <<<"$LOG"
-for want in "VERIFY button: true" "VERIFY data: true" "VERIFY path: res://level_flow_field.res" "VERIFY saved: true" \
-    "VERIFY cells: 1580 walkable of 1600" "VERIFY undo: true" "VERIFY redo: true"; do
-  grep -qxF "$want" <<<"$LOG" || { echo "check_editor_bake: missing '$want'"; fail=1; }
-done
-if grep -E 'SCRIPT ERROR|Parse Error|ERROR:|panicked' <<<"$LOG"; then
-  echo "check_editor_bake: errors in the editor run"; fail=1
-fi
-if (( fail )); then
-  echo "check_editor_bake: FAILED; editor log:"; sed 's/^/  | /' <<<"$LOG" | grep -v '^  | \[' | tail -60
-  exit 1
-fi
-echo "check_editor_bake: OK"
+run_verify_editor "VERIFY button: true" "VERIFY data: true" "VERIFY path: res://level_flow_field.res" "VERIFY saved: true" \
+    "VERIFY cells: 1580 walkable of 1600" "VERIFY undo: true" "VERIFY redo: true"

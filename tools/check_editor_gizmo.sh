@@ -6,35 +6,10 @@
 # the plugin listens to the inspector's property_edited to redraw a modifier after an edit.
 # Needs the built extension (tools/build.sh). Prints "check_editor_gizmo: OK" and exits 0 on success.
 set -uo pipefail
-ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-GODOT=$("$ROOT/tools/godot.sh") || { echo "check_editor_gizmo: no Godot 4.6" >&2; exit 1; }
-strip() { sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g'; }
-fail=0
+NAME=check_editor_gizmo
+source "$(dirname "${BASH_SOURCE[0]}")/editor_check.sh"
 
-P=$(mktemp -d "${TMPDIR:-/tmp}/swarm-gizmo-check.XXXXXX")
-trap 'rm -rf "$P"' EXIT
-mkdir -p "$P/addons/verify"
-ln -s "$ROOT/addons/swarm" "$P/addons/swarm"
-cat >"$P/project.godot" <<'EOF'
-config_version=5
-
-[application]
-
-config/name="Swarm gizmo check"
-config/features=PackedStringArray("4.6")
-
-[editor_plugins]
-
-enabled=PackedStringArray("res://addons/swarm/plugin.cfg", "res://addons/verify/plugin.cfg")
-EOF
-cat >"$P/addons/verify/plugin.cfg" <<'EOF'
-[plugin]
-name="verify"
-description="Checks the SwarmFlowModifier gizmo and reports."
-author=""
-version="1"
-script="verify.gd"
-EOF
+make_verify_project "Swarm gizmo check" "Checks the SwarmFlowModifier gizmo and reports."
 cat >"$P/level.tscn" <<'EOF'
 [gd_scene format=3]
 
@@ -110,18 +85,5 @@ func _run() -> void:
 	print("VERIFY redraw: ", hooked and door.get_gizmos().size() > 0)
 	get_tree().quit(0)
 EOF
-( timeout -k 10 180 "$GODOT" --headless --path "$P" --import >/dev/null 2>&1 || true ) 2>/dev/null
-LOG=$(timeout -k 10 180 "$GODOT" --headless --editor --path "$P" --quit-after 3000 2>&1 | strip)
-grep '^VERIFY' <<<"$LOG"
-for want in "VERIFY has_gizmo: true" "VERIFY edges: true" "VERIFY nan: true" "VERIFY door gizmo: true" \
-    "VERIFY slow gizmo: true" "VERIFY colours: true" "VERIFY redraw: true"; do
-  grep -qxF "$want" <<<"$LOG" || { echo "check_editor_gizmo: missing '$want'"; fail=1; }
-done
-if grep -E 'SCRIPT ERROR|Parse Error|ERROR:|panicked' <<<"$LOG"; then
-  echo "check_editor_gizmo: errors in the editor run"; fail=1
-fi
-if (( fail )); then
-  echo "check_editor_gizmo: FAILED; editor log:"; sed 's/^/  | /' <<<"$LOG" | grep -v '^  | \[' | tail -60
-  exit 1
-fi
-echo "check_editor_gizmo: OK"
+run_verify_editor "VERIFY has_gizmo: true" "VERIFY edges: true" "VERIFY nan: true" "VERIFY door gizmo: true" \
+    "VERIFY slow gizmo: true" "VERIFY colours: true" "VERIFY redraw: true"
