@@ -1,6 +1,6 @@
 extends RefCounted
-## Code the demos share: the keyboard direction that moves the player or target, and the
-## --screenshot capture.
+## Code the demos share: their command-line options, the keyboard direction that moves the
+## player or target, and the --screenshot capture.
 
 
 ## Ground-plane direction from WASD / arrow keys (-Z up the screen), not normalised; zero when no
@@ -37,3 +37,29 @@ static func capture(viewport: Viewport, path: String, width: int) -> String:
 		push_error("screenshot: cannot save %s (error %d)" % [path, err])
 		return ""
 	return path
+
+
+## The demo's command-line options (after `--`): `--name=value`, or `--name` alone for a flag.
+## Returns `defaults` with each option given replaced, converted to the type of its default (a
+## whole number is clamped to at least `minimum[name]`, else 0; a flag becomes true). Unknown
+## options are ignored. Headless with neither --frames nor --screenshot, "frames" becomes 600 so
+## the demo ends on its own.
+static func run_args(defaults: Dictionary, minimum: Dictionary = {}) -> Dictionary:
+	var out := defaults.duplicate()
+	for arg in OS.get_cmdline_user_args():
+		if not arg.begins_with("--"):
+			continue
+		var name := arg.substr(2).get_slice("=", 0)
+		if not out.has(name):
+			continue
+		var value := arg.get_slice("=", 1) if "=" in arg else ""
+		match typeof(defaults[name]):
+			TYPE_INT:
+				out[name] = maxi(minimum.get(name, 0), value.to_int())
+			TYPE_BOOL:
+				out[name] = true
+			_:
+				out[name] = value
+	if out.get("frames", 0) < 0 and out.get("screenshot", "").is_empty() and DisplayServer.get_name() == "headless":
+		out["frames"] = 600
+	return out

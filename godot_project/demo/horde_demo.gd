@@ -75,21 +75,16 @@ func _ready() -> void:
 
 
 func _parse_args() -> void:
-	for arg in OS.get_cmdline_user_args():
-		if arg.begins_with("--frames="):
-			_run_frames = maxi(1, arg.get_slice("=", 1).to_int())
-		elif arg.begins_with("--screenshot="):
-			_screenshot_path = arg.get_slice("=", 1)
-		elif arg.begins_with("--shot-frames="):
-			_shot_frames = maxi(1, arg.get_slice("=", 1).to_int())
-		elif arg.begins_with("--walkers="):
-			walker_count = maxi(0, arg.get_slice("=", 1).to_int())
-		elif arg.begins_with("--brutes="):
-			brute_count = maxi(0, arg.get_slice("=", 1).to_int())
-		elif arg.begins_with("--shot-width="):
-			_shot_width = maxi(0, arg.get_slice("=", 1).to_int())
-	if _run_frames < 0 and _screenshot_path.is_empty() and DisplayServer.get_name() == "headless":
-		_run_frames = 600
+	var o := DemoCommon.run_args({
+		"frames": _run_frames, "screenshot": _screenshot_path, "shot-frames": _shot_frames,
+		"shot-width": _shot_width, "walkers": walker_count, "brutes": brute_count,
+	}, {"frames": 1, "shot-frames": 1})
+	_run_frames = o["frames"]
+	_screenshot_path = o["screenshot"]
+	_shot_frames = o["shot-frames"]
+	_shot_width = o["shot-width"]
+	walker_count = o["walkers"]
+	brute_count = o["brutes"]
 
 
 ## Walkers in three rings around the field centre, brutes in eight patches between them.

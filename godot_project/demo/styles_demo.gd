@@ -140,26 +140,19 @@ func _ready() -> void:
 
 
 func _parse_args() -> void:
-	var style_arg := ""
-	for arg in OS.get_cmdline_user_args():
-		if arg.begins_with("--frames="):
-			_run_frames = maxi(1, arg.get_slice("=", 1).to_int())
-		elif arg.begins_with("--style="):
-			style_arg = arg.get_slice("=", 1)
-		elif arg.begins_with("--count="):
-			_count_override = maxi(0, arg.get_slice("=", 1).to_int())
-		elif arg == "--fight":
-			_fight = true
-		elif arg.begins_with("--screenshot="):
-			_screenshot_path = arg.get_slice("=", 1)
-		elif arg.begins_with("--shot-frames="):
-			_shot_frames = maxi(1, arg.get_slice("=", 1).to_int())
-		elif arg.begins_with("--shot-width="):
-			_shot_width = maxi(0, arg.get_slice("=", 1).to_int())
-		elif arg == "--caption":
-			_caption_only = true
-	if _run_frames < 0 and _screenshot_path.is_empty() and DisplayServer.get_name() == "headless":
-		_run_frames = 600
+	var o := DemoCommon.run_args({
+		"frames": _run_frames, "screenshot": _screenshot_path, "shot-frames": _shot_frames,
+		"shot-width": _shot_width, "style": "", "count": _count_override, "fight": _fight,
+		"caption": _caption_only,
+	}, {"frames": 1, "shot-frames": 1})
+	_run_frames = o["frames"]
+	_screenshot_path = o["screenshot"]
+	_shot_frames = o["shot-frames"]
+	_shot_width = o["shot-width"]
+	_count_override = o["count"]
+	_fight = o["fight"]
+	_caption_only = o["caption"]
+	var style_arg: String = o["style"]
 	if style_arg == "all":
 		_cycle_all = true
 	elif not style_arg.is_empty():
