@@ -29,8 +29,8 @@ use crate::steering::pressure;
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{Targets, NO_TARGET};
 
-/// Every this many steps, storage is reordered to follow the grid, so neighbours in space are
-/// neighbours in memory.
+/// Every this many steps (and after a spawn wave, see `step_parallel`), storage is reordered to
+/// follow the grid, so neighbours in space are neighbours in memory.
 pub const REORDER_INTERVAL: u64 = 128;
 
 /// Agents per parallel work item. Fixed, so chunk boundaries never depend on the thread count.
@@ -133,6 +133,10 @@ pub struct World {
     grid_dirty: bool,
     /// Bumped whenever an agent index may now hold another agent (spawn, despawn, reorder).
     layout: u64,
+    /// Agents placed out of grid order since the last reorder (spawned, or moved by a despawn),
+    /// and the tick of that reorder.
+    unsorted: usize,
+    reordered_at: u64,
     camera: Option<Frustum>,
     next_pos: Vec<Vec3>,
     /// Body blocking's second buffer of cell-ordered records.
@@ -187,6 +191,8 @@ impl World {
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
             layout: 0,
+            unsorted: 0,
+            reordered_at: 0,
             camera: None,
             next_pos: Vec::with_capacity(cap),
             blocking_spare: Vec::with_capacity(cap),
@@ -338,6 +344,7 @@ impl World {
         });
         self.grid_dirty = true;
         self.layout += 1;
+        self.unsorted += 1;
         Ok(id)
     }
 
@@ -354,6 +361,7 @@ impl World {
         };
         if let Some(moved_slot) = self.agents.swap_remove(i) {
             self.ids.relocate(moved_slot, i as u32);
+            self.unsorted += 1;
         }
         self.ids.release(id);
         self.grid_dirty = true;
@@ -767,6 +775,8 @@ impl World {
     fn reorder_by_cell(&mut self, dt: f32) {
         self.agents.permute(self.grid.order(), &mut self.visited);
         self.layout += 1;
+        self.unsorted = 0;
+        self.reordered_at = self.stats.ticks;
         for (i, &slot) in self.agents.slot.iter().enumerate() {
             self.ids.relocate(slot, i as u32);
         }
@@ -1013,7 +1023,10 @@ impl World {
         if self.grid_dirty {
             self.rebuild_grid(dt);
         }
-        if self.stats.ticks.is_multiple_of(REORDER_INTERVAL) && n > CHUNK {
+        // Periodically, and soon after many agents were placed out of order (a spawn wave: the
+        // spawn order is arbitrary), so a crowd never runs long with scattered memory.
+        let due = self.stats.ticks - self.reordered_at >= REORDER_INTERVAL || self.unsorted * 8 > n;
+        if due && n > CHUNK {
             self.reorder_by_cell(dt);
         }
         self.next_pos.resize(n, Vec3::ZERO);

@@ -430,6 +430,33 @@ fn ids_survive_the_periodic_reorder_into_grid_order() {
 }
 
 #[test]
+fn a_spawn_wave_is_put_in_grid_order_on_the_next_step() {
+    // Spawn order is arbitrary (here scattered on purpose); the world does not wait for the
+    // periodic reorder to give the wave a cache-friendly layout.
+    let mut w = world(6000, 0);
+    let arch = w.add_archetype(Archetype::default());
+    let scattered = |k: usize| Vec3::new((k * 7919 % 3000) as f32 * 0.7 - 1000.0, 0.0, (k % 50) as f32);
+    let spread = |w: &World| {
+        let p = &w.agents().pos;
+        p.windows(2).map(|w| flat(w[0]).distance(flat(w[1]))).sum::<f32>() / (p.len() - 1) as f32
+    };
+    let mut ids: Vec<AgentId> = (0..3000).map(|k| w.spawn(arch, scattered(k)).unwrap()).collect();
+    w.step(DT);
+    let first = spread(&w);
+    assert!(first < 20.0, "mean distance between consecutive agents after one step: {first:.1} m");
+    // A second wave, well before the periodic reorder: also sorted on its next step.
+    for _ in 0..10 {
+        w.step(DT);
+    }
+    ids.extend((3000..6000).map(|k| w.spawn(arch, scattered(k) + Vec3::new(0.0, 0.0, 60.0)).unwrap()));
+    let before = spread(&w);
+    w.step(DT);
+    let after = spread(&w);
+    assert!(after < before / 10.0, "second wave: {before:.1} m before, {after:.1} m after");
+    assert!(ids.iter().all(|&id| w.is_alive(id)));
+}
+
+#[test]
 fn a_dense_mixed_crowd_never_launches_anyone() {
     // Small and large bodies packed onto one target: shoves move agents but give no momentum,
     // so nobody is flung out of the crowd (which also kept the grid's cells small).
