@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 pub struct Snorm2([i16; 2]);
 
 const SCALE: f32 = i16::MAX as f32;
+const ROUNDER: f32 = 12_582_912.0;
 
 impl Snorm2 {
     pub const ZERO: Self = Self([0, 0]);
@@ -16,10 +17,12 @@ impl Snorm2 {
     /// Stores `v`, clamping each component to `-1.0..=1.0` (NaN stores as 0).
     #[inline]
     pub fn new(v: Vec2) -> Self {
-        // Round half away from zero without a libm call (the cast truncates; NaN casts to 0).
+        // Round to nearest by the float adder: adding 1.5 * 2^23 leaves the rounded value in the
+        // low mantissa bits (|v| <= 32767 fits). A plain add and an integer subtract, where a
+        // rounding call or a saturating cast costs many instructions; a NaN comes out as 0.
         let q = |x: f32| {
             let v = x.clamp(-1.0, 1.0) * SCALE;
-            (v + 0.5f32.copysign(v)) as i16
+            ((v + ROUNDER).to_bits() as i32 - ROUNDER.to_bits() as i32) as i16
         };
         Self([q(v.x), q(v.y)])
     }
@@ -43,5 +46,7 @@ mod tests {
         }
         assert_eq!(Snorm2::new(Vec2::new(f32::NAN, 2.0)).get(), Vec2::new(0.0, 1.0));
         assert_eq!(Snorm2::ZERO.get(), Vec2::ZERO);
+        assert_eq!(Snorm2::new(Vec2::new(-f32::NAN, -3.0)).get(), Vec2::new(0.0, -1.0));
+        assert_eq!(Snorm2::new(Vec2::new(0.5 / SCALE, -1.5 / SCALE)).0, [0, -2]);
     }
 }

@@ -15,6 +15,9 @@ pub struct SpatialGrid {
     origin: Vec2,
     dims_x: u32,
     dims_z: u32,
+    /// The last cell's column and row, as floats (queries clamp before converting).
+    last_x: f32,
+    last_z: f32,
     /// `cell_start[c]..cell_start[c + 1]` indexes `entries` for cell `c`.
     cell_start: Vec<u32>,
     /// Agent indices sorted by cell.
@@ -76,6 +79,8 @@ impl SpatialGrid {
         self.dims_x = (extent.x * self.inv_cell) as u32 + 1;
         self.dims_z = (extent.y * self.inv_cell) as u32 + 1;
         let cells = (self.dims_x * self.dims_z) as usize;
+        self.last_x = (self.dims_x - 1) as f32;
+        self.last_z = (self.dims_z - 1) as f32;
 
         self.agent_cell.resize(n, 0);
         let (origin, inv, dx, dz) = (self.origin, self.inv_cell, self.dims_x, self.dims_z);
@@ -159,13 +164,19 @@ impl SpatialGrid {
         }
         let lo = (center - Vec2::splat(radius) - self.origin) * self.inv_cell;
         let hi = (center + Vec2::splat(radius) - self.origin) * self.inv_cell;
-        if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.dims_x as f32 || lo.y >= self.dims_z as f32 {
+        if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.last_x + 1.0 || lo.y >= self.last_z + 1.0 {
             return;
         }
-        let x0 = lo.x.max(0.0) as u32;
-        let z0 = lo.y.max(0.0) as u32;
-        let x1 = (hi.x as u32).min(self.dims_x - 1);
-        let z1 = (hi.y as u32).min(self.dims_z - 1);
+        // Clamped into the grid (a NaN bound clamps too), so the conversions cannot overflow;
+        // the float clamp and a plain conversion cost a few instructions where a saturating
+        // `as u32` costs many, and this runs for every neighbour query.
+        let cell = |v: f32, last: f32, dims: u32| {
+            let v = v.max(0.0).min(last);
+            // SAFETY: `v` is finite and within 0..=last, and last < 2^32.
+            unsafe { v.to_int_unchecked::<u32>() }.min(dims - 1)
+        };
+        let (x0, z0) = (cell(lo.x, self.last_x, self.dims_x), cell(lo.y, self.last_z, self.dims_z));
+        let (x1, z1) = (cell(hi.x, self.last_x, self.dims_x), cell(hi.y, self.last_z, self.dims_z));
         for r in 0..=(z1 - z0) {
             let z = if backward { z1 - r } else { z0 + r };
             let row = z * self.dims_x;
