@@ -71,7 +71,11 @@ fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
         max_agents: n,
         worker_threads: threads,
         seed: 1,
-        lod: LodSettings { enabled: lod, ..Default::default() },
+        lod: LodSettings {
+            enabled: lod,
+            cheap_interval: std::env::var("CI_INT").ok().and_then(|s| s.parse().ok()).unwrap_or(4),
+            ..Default::default()
+        },
         ..Default::default()
     }
 }
@@ -232,10 +236,12 @@ fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
         }
         ph[5] += (ms - parts.iter().map(|&x| x as f64).sum::<f64>()) / steps as f64;
     }
+    let t = w.stats().tiers;
     eprintln!(
         "  phases (mean ms): classify {:.2}, steer {:.2}, blocking {:.2}, settle {:.2}, attack {:.2}, rest {:.2} \
-         | build {build_ms:.0} ms, warm-up {warm_steps} steps {warm_ms:.0} ms, {steps} measured",
-        ph[0], ph[1], ph[2], ph[3], ph[4], ph[5]
+         | build {build_ms:.0} ms, warm-up {warm_steps} steps {warm_ms:.0} ms, {steps} measured \
+         | tiers at the end: {} full, {} reduced, {} cheap ({} dormant)",
+        ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], t.full, t.reduced, t.cheap, t.dormant
     );
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];

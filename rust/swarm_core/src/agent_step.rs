@@ -187,6 +187,9 @@ impl StepCtx<'_> {
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
         match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
+            // Nobody sees a Cheap agent turn (drawn agents are never Cheap): it faces where it
+            // wants at once, so it already does when it walks into view.
+            Some(f) if a.tiers[i] == CHEAP => (st.facing, st.yaw_rate) = (f.normalize_or(st.facing), 0.0),
             Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, dt),
             None => st.yaw_rate = 0.0,
         }

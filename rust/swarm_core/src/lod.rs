@@ -17,7 +17,8 @@
 //! `cheap_interval` steps, staggered by seed, and reuse cached pulls in between. A Cheap agent
 //! that is awake (off camera, beyond the mid band) coasts between its updates: it keeps its
 //! steering and facing, only moves, and body blocking leaves it to its neighbours; its update
-//! then smooths and turns over the whole interval. Drawn agents are never Cheap.
+//! then smooths over the whole interval and faces where it wants at once (no turn rate: drawn
+//! agents are never Cheap, so nobody sees it turn).
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};

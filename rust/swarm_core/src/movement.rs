@@ -41,15 +41,15 @@ pub fn fast_atan2(y: f32, x: f32) -> f32 {
     }
 }
 
-/// Facing direction the orientation mode asks for, or `None` to keep the current facing.
+/// Facing direction the orientation mode asks for (any length: `turn` only needs its
+/// direction), or `None` to keep the current facing.
 #[inline]
 pub fn desired_facing(mode: OrientationMode, vel: Vec2, goal: Vec2, goal_w: f32, vel_w: f32) -> Option<Vec2> {
     let moving = vel.length_squared() > 0.04;
-    let vdir = vel.normalize_or_zero();
     let v = match mode {
         OrientationMode::FaceVelocity => {
             if moving {
-                vdir
+                vel
             } else {
                 return None;
             }
@@ -58,17 +58,19 @@ pub fn desired_facing(mode: OrientationMode, vel: Vec2, goal: Vec2, goal_w: f32,
             if goal != Vec2::ZERO {
                 goal
             } else {
-                vdir
+                vel
             }
         }
-        OrientationMode::FaceGoalWithVelocityBlend => goal * goal_w + if moving { vdir * vel_w } else { Vec2::ZERO },
+        OrientationMode::FaceGoalWithVelocityBlend => {
+            goal * goal_w + if moving { vel.normalize_or_zero() * vel_w } else { Vec2::ZERO }
+        }
     };
-    (v.length_squared() > 1e-8).then(|| v.normalize())
+    (v.length_squared() > 1e-8).then_some(v)
 }
 
-/// Turns the unit `facing` toward the unit `target` with the turn rate limited by turn speed and
-/// turn acceleration, decelerating so it does not overshoot. Positive rates turn from +Z toward +X
-/// (growing yaw). Returns the new `(facing, rate)`.
+/// Turns the unit `facing` toward the direction of `target` (any non-zero length) with the turn
+/// rate limited by turn speed and turn acceleration, decelerating so it does not overshoot.
+/// Positive rates turn from +Z toward +X (growing yaw). Returns the new `(facing, rate)`.
 #[inline]
 pub fn turn(facing: Vec2, rate: f32, target: Vec2, p: &AgentParams, dt: f32) -> (Vec2, f32) {
     if p.max_turn_speed <= 0.0 {
@@ -83,14 +85,16 @@ pub fn turn(facing: Vec2, rate: f32, target: Vec2, p: &AgentParams, dt: f32) -> 
     let rate = rate + (wanted - rate).clamp(-acc * dt, acc * dt);
     let step = rate * dt;
     if step.abs() >= err.abs() && step * err >= 0.0 {
-        return (target, 0.0);
+        return (target.normalize_or(facing), 0.0);
     }
-    // Rotate by `step` (yaw sense); the small-angle series is exact to 1e-7 for steps under 0.1 rad
-    // and the result is renormalised.
+    // Rotate by `step` (yaw sense); the small-angle series is exact to 1e-7 for steps under 0.1 rad.
+    // The result is renormalised by one Newton step (its length is 1 to within 1e-6, so that is
+    // exact to float precision) instead of a square root and a division.
     let s2 = step * step;
     let (sn, cs) = (step * (1.0 - s2 / 6.0 + s2 * s2 / 120.0), 1.0 - s2 / 2.0 + s2 * s2 / 24.0);
     let f = Vec2::new(facing.x * cs + facing.y * sn, facing.y * cs - facing.x * sn);
-    (f.normalize_or(facing), rate)
+    let f = f * (1.5 - 0.5 * f.length_squared());
+    (if f.is_finite() { f } else { facing }, rate)
 }
 
 /// Yaw angle of a ground-plane direction (facing = (sin yaw, cos yaw)).
@@ -142,6 +146,21 @@ mod tests {
         }
         assert!((yaw_of(f) - target_yaw).abs() < 1e-3);
         assert!(max_rate <= p.max_turn_speed * 1.001);
+    }
+
+    #[test]
+    fn the_target_direction_may_have_any_length() {
+        let p = params();
+        let target = Vec2::new(2.0f32.sin(), 2.0f32.cos());
+        let (mut a, mut ra) = (Vec2::new(0.0, 1.0), 0.0f32);
+        let (mut b, mut rb) = (a, 0.0f32);
+        for _ in 0..300 {
+            (a, ra) = turn(a, ra, target, &p, 1.0 / 60.0);
+            (b, rb) = turn(b, rb, target * 7.5, &p, 1.0 / 60.0);
+            assert!(a.distance(b) < 1e-5 && (ra - rb).abs() < 1e-4);
+            assert!((b.length() - 1.0).abs() < 1e-6);
+        }
+        assert!(b.distance(target) < 1e-6, "settles exactly on the unit direction: {b}");
     }
 
     #[test]

@@ -63,8 +63,20 @@ impl SpatialGrid {
     /// Rebuilds the grid for `pos` (body radius of agent `i`: `radius(i)`) with cells of at least
     /// `min_cell_size`.
     pub fn rebuild(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync), min_cell_size: f32) {
+        self.rebuild_within(pos, radius, min_cell_size, bounds(pos));
+    }
+
+    /// `rebuild` for positions whose ground-plane bounds `(min, max)` the caller already has
+    /// (a pass that wrote them folds them in: one read of the positions less).
+    pub fn rebuild_within(
+        &mut self,
+        pos: &[Vec3],
+        radius: &(impl Fn(usize) -> f32 + Sync),
+        min_cell_size: f32,
+        (lo, hi): (Vec2, Vec2),
+    ) {
         let n = pos.len();
-        let (lo, hi) = bounds(pos);
+        debug_assert!(n == 0 || (lo, hi) == bounds(pos));
         let extent = (hi - lo).max(Vec2::splat(1e-3));
         // At most ~4 cells per agent (and a floor for small counts), so memory stays bounded
         // when a few agents are far apart.
@@ -240,13 +252,27 @@ fn bounds(pos: &[Vec3]) -> (Vec2, Vec2) {
         return (Vec2::ZERO, Vec2::ZERO);
     }
     pos.par_chunks(PAR_CHUNK)
-        .map(|c| {
-            c.iter().fold((Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |(lo, hi), p| {
-                let q = Vec2::new(p.x, p.z);
-                (lo.min(q), hi.max(q))
-            })
-        })
-        .reduce(|| (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN)), |a, b| (a.0.min(b.0), a.1.max(b.1)))
+        .map(|c| c.iter().fold(Bounds::EMPTY, |b, p| Bounds::with(b, *p)))
+        .reduce(|| Bounds::EMPTY, Bounds::union)
+}
+
+/// Ground-plane `(min, max)` folded over positions: start from `EMPTY`, add with `with`, merge
+/// partial results with `union`.
+pub struct Bounds;
+
+impl Bounds {
+    pub const EMPTY: (Vec2, Vec2) = (Vec2::splat(f32::MAX), Vec2::splat(f32::MIN));
+
+    #[inline(always)]
+    pub fn with((lo, hi): (Vec2, Vec2), p: Vec3) -> (Vec2, Vec2) {
+        let q = Vec2::new(p.x, p.z);
+        (lo.min(q), hi.max(q))
+    }
+
+    #[inline]
+    pub fn union(a: (Vec2, Vec2), b: (Vec2, Vec2)) -> (Vec2, Vec2) {
+        (a.0.min(b.0), a.1.max(b.1))
+    }
 }
 
 #[cfg(test)]

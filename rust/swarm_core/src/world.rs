@@ -24,7 +24,7 @@ use crate::ids::{AgentId, IdTable};
 use crate::lod::{self, TierCounts};
 use crate::perception::{self, memory, Awareness, PerceptionCounts, PerceptionRuntime, SightRay, CHASING};
 use crate::snorm::Snorm2;
-use crate::spatial_grid::SpatialGrid;
+use crate::spatial_grid::{Bounds, SpatialGrid};
 use crate::steering::pressure;
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{Targets, NO_TARGET};
@@ -785,6 +785,7 @@ impl World {
 
     /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
     /// (distance to its target, on camera, dormant), then `lod::assign_tiers` shares out the cap.
+    #[inline(never)]
     fn classify(&mut self, dt: f32) {
         let n = self.agents.len();
         self.lod_flags.resize(n, 0);
@@ -1034,6 +1035,61 @@ impl World {
         self.perceive(dt);
         self.stats.phases.classify = lap();
 
+        self.steer_pass(dt);
+        self.stats.phases.steer = lap();
+
+        if self.settings.body_blocking && n > 1 {
+            // Positions moved up to max_speed * dt since the grid was built (both agents of a
+            // pair may have), plus small corrections per pass. A pair missed by a pass is only
+            // corrected a step later; it is never lost.
+            let slack = 2.0 * self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
+            body_blocking::resolve(
+                &mut self.next_pos,
+                &self.agents.params,
+                &self.agents.flags,
+                &self.agents.tier,
+                &mut self.grid,
+                &mut self.blocking_spare,
+                &mut self.moved,
+                self.settings.body_blocking_iterations,
+                self.max_radius,
+                slack,
+                CHUNK,
+            );
+        }
+        self.stats.phases.body_blocking = lap();
+
+        // On a surface flow field: stay on open cells, stand on the surface.
+        if let Some(nav) = &self.nav {
+            let enforce = self.settings.surface_flow_enforce_cell_boundaries;
+            self.pressed.resize(n, NONE);
+            nav.settle(enforce, &self.agents.pos, &mut self.next_pos, &mut self.agents.cell, &mut self.pressed, CHUNK);
+        }
+        let bounds = self.finish_motion(dt);
+        std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
+        if let Some(nav) = self.nav.as_mut() {
+            // Only agents that are going somewhere press (and so attack or push) a closed cell.
+            let a = &self.agents;
+            let going = Going::new(&self.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
+            nav.count_pressing(&self.pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
+        }
+        let cell = self.cell_size(dt);
+        let (grid, a) = (&mut self.grid, &self.agents);
+        if n > 0 {
+            grid.rebuild_within(&a.pos, &|i| a.params[i].radius, cell, bounds);
+        } else {
+            grid.rebuild(&a.pos, &|i| a.params[i].radius, cell);
+        }
+        self.grid_dirty = false;
+        self.stats.phases.settle = lap();
+        self.attack_pass(dt);
+        self.stats.phases.attack = lap();
+    }
+
+    /// Target choice, the Importance LOD gate and every steering behaviour, per agent in
+    /// parallel: writes `next_pos` (before body blocking) and the agents' steering state.
+    #[inline(never)]
+    fn steer_pass(&mut self, dt: f32) {
         let ctx = StepCtx {
             dt,
             time: self.time,
@@ -1102,39 +1158,17 @@ impl World {
                     }
                 },
             );
-        self.stats.phases.steer = lap();
+    }
 
-        if self.settings.body_blocking && n > 1 {
-            // Positions moved up to max_speed * dt since the grid was built (both agents of a
-            // pair may have), plus small corrections per pass. A pair missed by a pass is only
-            // corrected a step later; it is never lost.
-            let slack = 2.0 * self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
-            body_blocking::resolve(
-                &mut self.next_pos,
-                &self.agents.params,
-                &self.agents.flags,
-                &self.agents.tier,
-                &mut self.grid,
-                &mut self.blocking_spare,
-                &mut self.moved,
-                self.settings.body_blocking_iterations,
-                self.max_radius,
-                slack,
-                CHUNK,
-            );
-        }
-        self.stats.phases.body_blocking = lap();
-
-        // On a surface flow field: stay on open cells, stand on the surface.
-        if let Some(nav) = &self.nav {
-            let enforce = self.settings.surface_flow_enforce_cell_boundaries;
-            self.pressed.resize(n, NONE);
-            nav.settle(enforce, &self.agents.pos, &mut self.next_pos, &mut self.agents.cell, &mut self.pressed, CHUNK);
-        }
+    /// Velocity from the motion that actually happened, the ground height off a flow field;
+    /// returns the new positions' ground-plane bounds (for the grid rebuild).
+    #[inline(never)]
+    fn finish_motion(&mut self, dt: f32) -> (Vec2, Vec2) {
         // Velocity is the motion that actually happened (blocking included).
         let inv_dt = 1.0 / dt;
         let ground = if self.nav.is_some() { f32::NAN } else { self.settings.ground_height };
         let params = &self.agents.params;
+        // The new positions' bounds come along.
         (
             self.agents.vel.par_chunks_mut(CHUNK),
             self.next_pos.par_chunks_mut(CHUNK),
@@ -1142,27 +1176,19 @@ impl World {
             params.par_chunks(CHUNK),
         )
             .into_par_iter()
-            .for_each(|(v, np, p, prm)| {
+            .map(|(v, np, p, prm)| {
+                let mut b = Bounds::EMPTY;
                 for (((v, np), p), prm) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm) {
                     if !ground.is_nan() {
                         np.y = ground;
                     }
                     // Being shoved moves an agent but gives it no momentum beyond its own speed.
                     *v = ((*np - *p) * inv_dt).clamp_length_max(prm.max_speed);
+                    b = Bounds::with(b, *np);
                 }
-            });
-        std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
-        if let Some(nav) = self.nav.as_mut() {
-            // Only agents that are going somewhere press (and so attack or push) a closed cell.
-            let a = &self.agents;
-            let going = Going::new(&self.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
-            nav.count_pressing(&self.pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
-        }
-        self.rebuild_grid(dt);
-        self.grid_dirty = false;
-        self.stats.phases.settle = lap();
-        self.attack_pass(dt);
-        self.stats.phases.attack = lap();
+                b
+            })
+            .reduce(|| Bounds::EMPTY, Bounds::union)
     }
 
     /// Swings and contact damage after movement; hits become this step's events.
