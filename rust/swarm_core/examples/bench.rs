@@ -71,11 +71,7 @@ fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
         max_agents: n,
         worker_threads: threads,
         seed: 1,
-        lod: LodSettings {
-            enabled: lod,
-            cheap_interval: std::env::var("CI_INT").ok().and_then(|s| s.parse().ok()).unwrap_or(4),
-            ..Default::default()
-        },
+        lod: LodSettings { enabled: lod, ..Default::default() },
         ..Default::default()
     }
 }
