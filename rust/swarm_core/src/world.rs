@@ -1039,10 +1039,11 @@ impl World {
         self.stats.phases.steer = lap();
 
         if self.settings.body_blocking && n > 1 {
-            // Positions moved up to max_speed * dt since the grid was built (both agents of a
-            // pair may have), plus small corrections per pass. A pair missed by a pass is only
-            // corrected a step later; it is never lost.
-            let slack = 2.0 * self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
+            // The grid's records hold the current positions but its cells are those of the last
+            // rebuild: a neighbour may sit up to max_speed * dt from the cell it is filed in (the
+            // query itself is centred on the agent's current position), plus small corrections
+            // per pass. A pair missed by a pass is only corrected a step later; it is never lost.
+            let slack = self.max_speed * dt + 0.05 * self.settings.body_blocking_iterations as f32;
             body_blocking::resolve(
                 &mut self.next_pos,
                 &self.agents.params,
