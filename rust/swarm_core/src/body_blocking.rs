@@ -15,7 +15,9 @@ use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 /// several neighbours push at once.
 const RELAXATION: f32 = 0.8;
 
-/// Resolves overlaps among `pos` (agent order) in `iterations` passes. The grid's cells must be
+/// Resolves overlaps among `pos` (agent order) in `iterations` passes; the result goes back to
+/// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
+/// by `rank`). The grid's cells must be
 /// at most `slack` metres stale for these positions; queries are widened by that much.
 ///
 /// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records (the
@@ -42,6 +44,7 @@ pub fn resolve(
     iterations: u32,
     max_radius: f32,
     slack: f32,
+    write_back: bool,
     chunk: usize,
 ) {
     let n = pos.len();
@@ -54,6 +57,9 @@ pub fn resolve(
     for pass in 0..iterations {
         resolve_pass(grid, spare, moved, pass > 0, params, flags, tiers, max_radius + slack, chunk);
         grid.swap_sorted(spare);
+    }
+    if !write_back {
+        return;
     }
     let (sorted, rank) = (grid.sorted(), grid.rank());
     pos.par_chunks_mut(chunk).zip(rank.par_chunks(chunk)).for_each(|(ps, rs)| {

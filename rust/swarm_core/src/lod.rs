@@ -144,18 +144,36 @@ pub fn assign_tiers(
         counts.full = n;
         return counts;
     }
-    // Rungs 1, 3, 4, 5 (the near band is decided with the cap below), in parallel.
-    tiers.par_chunks_mut(PAR_CHUNK).zip(flags.par_chunks(PAR_CHUNK)).for_each(|(ts, fs)| {
-        for (t, &f) in ts.iter_mut().zip(fs) {
-            *t = if f & F_DORMANT != 0 {
-                CHEAP
-            } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && *t == REDUCED) {
-                REDUCED
-            } else {
-                CHEAP
-            };
-        }
-    });
+    // Rungs 1, 3, 4, 5 (the near band is decided with the cap below), in parallel, counting as
+    // they go.
+    let mut counts = tiers
+        .par_chunks_mut(PAR_CHUNK)
+        .zip(flags.par_chunks(PAR_CHUNK))
+        .map(|(ts, fs)| {
+            let mut c = TierCounts::default();
+            for (t, &f) in ts.iter_mut().zip(fs) {
+                *t = if f & F_DORMANT != 0 {
+                    CHEAP
+                } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && *t == REDUCED) {
+                    REDUCED
+                } else {
+                    CHEAP
+                };
+                if *t == REDUCED {
+                    c.reduced += 1;
+                } else {
+                    c.cheap += 1;
+                }
+                c.dormant += (f & F_DORMANT != 0) as usize;
+            }
+            c
+        })
+        .reduce(TierCounts::default, |a, b| TierCounts {
+            full: a.full + b.full,
+            reduced: a.reduced + b.reduced,
+            cheap: a.cheap + b.cheap,
+            dormant: a.dormant + b.dormant,
+        });
     // Candidates for Full: awake, in the near band or on camera. Near-band ones first.
     scratch.clear();
     scratch.extend(
@@ -187,31 +205,18 @@ pub fn assign_tiers(
             group.select_nth_unstable_by(take - 1, |a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
         }
         for &(_, i) in &group[..take] {
-            tiers[i as usize] = FULL;
+            let t = &mut tiers[i as usize];
+            if *t == REDUCED {
+                counts.reduced -= 1;
+            } else {
+                counts.cheap -= 1;
+            }
+            *t = FULL;
         }
+        counts.full += take;
         left -= take;
     }
-    tiers
-        .par_chunks(PAR_CHUNK)
-        .zip(flags.par_chunks(PAR_CHUNK))
-        .map(|(ts, fs)| {
-            let mut c = TierCounts::default();
-            for (&t, &f) in ts.iter().zip(fs) {
-                match t {
-                    FULL => c.full += 1,
-                    REDUCED => c.reduced += 1,
-                    _ => c.cheap += 1,
-                }
-                c.dormant += (f & F_DORMANT != 0) as usize;
-            }
-            c
-        })
-        .reduce(TierCounts::default, |a, b| TierCounts {
-            full: a.full + b.full,
-            reduced: a.reduced + b.reduced,
-            cheap: a.cheap + b.cheap,
-            dormant: a.dormant + b.dormant,
-        })
+    counts
 }
 
 #[cfg(test)]
@@ -226,7 +231,11 @@ mod tests {
         let flags: Vec<u8> = agents.iter().map(|&(d, cam, dorm, _)| s.flags(d, cam, dorm)).collect();
         let dist: Vec<f32> = agents.iter().map(|a| a.0).collect();
         let mut tiers: Vec<u8> = agents.iter().map(|a| a.3).collect();
-        assign_tiers(s, &flags, &dist, &mut tiers, &mut Vec::new());
+        let c = assign_tiers(s, &flags, &dist, &mut tiers, &mut Vec::new());
+        // The counts (kept while tiers are assigned) match a recount.
+        let count = |t: u8| tiers.iter().filter(|&&x| x == t).count();
+        let dormant = flags.iter().filter(|&&f| f & F_DORMANT != 0).count();
+        assert_eq!((c.full, c.reduced, c.cheap, c.dormant), (count(FULL), count(REDUCED), count(CHEAP), dormant));
         tiers
     }
 

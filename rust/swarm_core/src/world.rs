@@ -755,7 +755,8 @@ impl World {
         self.stats.ticks += 1;
         self.time += dt as f64;
 
-        let centroid = self.centroid();
+        // The centroid only ranks targets against each other: with one (or none) it is skipped.
+        let centroid = if self.targets.registered_count() > 1 { self.centroid() } else { Vec3::ZERO };
         let s = &self.settings;
         self.targets.select_active(centroid, dt, s.max_active_target_count, s.target_stickiness);
         self.stats.active_targets = self.targets.active().len();
@@ -1038,7 +1039,11 @@ impl World {
         self.steer_pass(dt);
         self.stats.phases.steer = lap();
 
-        if self.settings.body_blocking && n > 1 {
+        let blocked = self.settings.body_blocking && n > 1;
+        // Off a flow field the blocked positions are read straight from the grid's records by
+        // `finish_motion` (one pass over the agents less); settling needs them in `next_pos`.
+        let from_grid = blocked && self.nav.is_none();
+        if blocked {
             // The grid's records hold the current positions but its cells are those of the last
             // rebuild: a neighbour may sit up to max_speed * dt from the cell it is filed in (the
             // query itself is centred on the agent's current position), plus small corrections
@@ -1055,6 +1060,7 @@ impl World {
                 self.settings.body_blocking_iterations,
                 self.max_radius,
                 slack,
+                !from_grid,
                 CHUNK,
             );
         }
@@ -1066,7 +1072,7 @@ impl World {
             self.pressed.resize(n, NONE);
             nav.settle(enforce, &self.agents.pos, &mut self.next_pos, &mut self.agents.cell, &mut self.pressed, CHUNK);
         }
-        let bounds = self.finish_motion(dt);
+        let bounds = self.finish_motion(dt, from_grid);
         std::mem::swap(&mut self.agents.pos, &mut self.next_pos);
         if let Some(nav) = self.nav.as_mut() {
             // Only agents that are going somewhere press (and so attack or push) a closed cell.
@@ -1162,24 +1168,33 @@ impl World {
     }
 
     /// Velocity from the motion that actually happened, the ground height off a flow field;
-    /// returns the new positions' ground-plane bounds (for the grid rebuild).
+    /// returns the new positions' ground-plane bounds (for the grid rebuild). `from_grid`: the
+    /// ground-plane positions are taken from the grid's records (body blocking left them there).
     #[inline(never)]
-    fn finish_motion(&mut self, dt: f32) -> (Vec2, Vec2) {
+    fn finish_motion(&mut self, dt: f32, from_grid: bool) -> (Vec2, Vec2) {
         // Velocity is the motion that actually happened (blocking included).
         let inv_dt = 1.0 / dt;
         let ground = if self.nav.is_some() { f32::NAN } else { self.settings.ground_height };
         let params = &self.agents.params;
+        let (sorted, rank) = (self.grid.sorted(), self.grid.rank());
+        // The grid was rebuilt for this agent count at the start of the step.
+        assert_eq!(rank.len(), self.next_pos.len(), "grid out of date in finish_motion");
         // The new positions' bounds come along.
         (
             self.agents.vel.par_chunks_mut(CHUNK),
             self.next_pos.par_chunks_mut(CHUNK),
             self.agents.pos.par_chunks(CHUNK),
             params.par_chunks(CHUNK),
+            rank.par_chunks(CHUNK),
         )
             .into_par_iter()
-            .map(|(v, np, p, prm)| {
+            .map(|(v, np, p, prm, rk)| {
                 let mut b = Bounds::EMPTY;
-                for (((v, np), p), prm) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm) {
+                for ((((v, np), p), prm), &k) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm).zip(rk) {
+                    if from_grid {
+                        let e = sorted[k as usize];
+                        (np.x, np.z) = (e.x, e.y);
+                    }
                     if !ground.is_nan() {
                         np.y = ground;
                     }
