@@ -163,36 +163,37 @@ impl Visuals {
             return;
         }
         // Agent indices grouped by archetype (counting sort), redone only when the world's layout
-        // changed; with every agent of one archetype (the usual case) it is the identity.
-        let counts = agents
-            .archetype
-            .par_chunks(8192)
-            .fold(
-                || vec![0usize; n_arch],
-                |mut c, chunk| {
-                    for &a in chunk {
-                        if (a as usize) < n_arch {
-                            c[a as usize] += 1;
-                        }
-                    }
-                    c
-                },
-            )
-            .reduce(
-                || vec![0usize; n_arch],
-                |mut a, b| {
-                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-                    a
-                },
-            );
-        self.starts.clear();
-        self.starts.push(0);
-        for c in &counts {
-            self.starts.push(self.starts.last().unwrap() + c);
-        }
+        // changed (an agent's archetype never changes); with every agent of one archetype (the
+        // usual case) it is the identity.
         let n = agents.archetype.len();
-        let layout_kept = self.prev_layout == Some(layout);
+        let layout_kept = self.prev_layout == Some(layout) && self.starts.len() == n_arch + 1;
         if !layout_kept {
+            let counts = agents
+                .archetype
+                .par_chunks(8192)
+                .fold(
+                    || vec![0usize; n_arch],
+                    |mut c, chunk| {
+                        for &a in chunk {
+                            if (a as usize) < n_arch {
+                                c[a as usize] += 1;
+                            }
+                        }
+                        c
+                    },
+                )
+                .reduce(
+                    || vec![0usize; n_arch],
+                    |mut a, b| {
+                        a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                        a
+                    },
+                );
+            self.starts.clear();
+            self.starts.push(0);
+            for c in &counts {
+                self.starts.push(self.starts.last().unwrap() + c);
+            }
             if counts.contains(&n) {
                 self.order.clear();
                 self.order.extend(0..n as u32);
