@@ -213,8 +213,10 @@ impl Agents {
         }
     }
 
+    /// The agent count (read from `slot`: the world lends `pos` and `params` out for a moment
+    /// while it classifies and rebuilds its grid side by side).
     pub fn len(&self) -> usize {
-        self.pos.len()
+        self.slot.len()
     }
 
     pub fn is_empty(&self) -> bool {

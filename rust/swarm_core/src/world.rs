@@ -131,6 +131,9 @@ pub struct World {
     targets: Targets,
     grid: SpatialGrid,
     grid_dirty: bool,
+    /// Ground-plane bounds of the positions as the last step left them, while nothing has moved
+    /// an agent since (the deferred grid rebuild then skips a pass over the positions).
+    pending_bounds: Option<(Vec2, Vec2)>,
     /// Bumped whenever an agent index may now hold another agent (spawn, despawn, reorder).
     layout: u64,
     /// Agents placed out of grid order since the last reorder (spawned, or moved by a despawn),
@@ -174,6 +177,14 @@ pub struct World {
     pool: Arc<rayon::ThreadPool>,
 }
 
+/// Rebuilds `grid` for `pos` (radii from `params`), with the positions' bounds when known.
+fn rebuild_grid(grid: &mut SpatialGrid, pos: &[Vec3], params: &[AgentParams], cell: f32, bounds: Option<(Vec2, Vec2)>) {
+    match bounds {
+        Some(b) => grid.rebuild_within(pos, &|i| params[i].radius, cell, b),
+        None => grid.rebuild(pos, &|i| params[i].radius, cell),
+    }
+}
+
 impl World {
     pub fn new(settings: WorldSettings) -> Self {
         let settings = settings.sanitized();
@@ -190,6 +201,7 @@ impl World {
             targets: Targets::default(),
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
+            pending_bounds: None,
             layout: 0,
             unsorted: 0,
             reordered_at: 0,
@@ -343,6 +355,7 @@ impl World {
             retarget_timer: 0.0,
         });
         self.grid_dirty = true;
+        self.pending_bounds = None;
         self.layout += 1;
         self.unsorted += 1;
         Ok(id)
@@ -365,6 +378,7 @@ impl World {
         }
         self.ids.release(id);
         self.grid_dirty = true;
+        self.pending_bounds = None;
         self.layout += 1;
         true
     }
@@ -390,8 +404,9 @@ impl World {
         self.settings.max_agents
     }
 
-    /// The spatial grid as of the end of the last step.
-    pub fn grid(&self) -> &SpatialGrid {
+    /// The spatial grid for the agents' current positions (rebuilt first if anything moved).
+    pub fn grid(&mut self) -> &SpatialGrid {
+        self.ensure_grid();
         &self.grid
     }
 
@@ -435,6 +450,7 @@ impl World {
         self.agents.vel[i] = Vec3::ZERO;
         self.agents.steer[i] = Vec2::ZERO;
         self.grid_dirty = true;
+        self.pending_bounds = None;
         true
     }
 
@@ -482,6 +498,7 @@ impl World {
             self.agents.cell[i] = c;
         }
         self.grid_dirty = true;
+        self.pending_bounds = None;
     }
 
     pub fn surface(&self) -> Option<&SurfaceNav> {
@@ -589,16 +606,28 @@ impl World {
 
     /// Rebuilds the spatial grid for the agents' current positions and radii.
     fn rebuild_grid(&mut self, dt: f32) {
-        let cell = self.cell_size(dt);
-        let (grid, a) = (&mut self.grid, &self.agents);
-        grid.rebuild(&a.pos, &|i| a.params[i].radius, cell);
+        let (cell, bounds) = (self.cell_size(dt), self.pending_bounds.take());
+        rebuild_grid(&mut self.grid, &self.agents.pos, &self.agents.params, cell, bounds);
+        self.grid_dirty = false;
+    }
+
+    /// The grid rebuild a step leaves pending, overlapped with the classification (which does
+    /// not read the grid): the rebuild's counting sort is sequential, and this way the other
+    /// threads spend that time classifying.
+    fn rebuild_grid_alongside_classify(&mut self, dt: f32) {
+        let (cell, bounds) = (self.cell_size(dt), self.pending_bounds.take());
+        let mut grid = std::mem::take(&mut self.grid);
+        let pos = std::mem::take(&mut self.agents.pos);
+        let params = std::mem::take(&mut self.agents.params);
+        rayon::join(|| rebuild_grid(&mut grid, &pos, &params, cell, bounds), || self.classify(dt, &pos, &params));
+        (self.grid, self.agents.pos, self.agents.params) = (grid, pos, params);
+        self.grid_dirty = false;
     }
 
     fn ensure_grid(&mut self) {
         if self.grid_dirty {
             let pool = self.pool.clone();
             pool.install(|| self.rebuild_grid(1.0 / 60.0));
-            self.grid_dirty = false;
         }
     }
 
@@ -786,9 +815,11 @@ impl World {
 
     /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
     /// (distance to its target, on camera, dormant), then `lod::assign_tiers` shares out the cap.
+    /// `pos` and `params` are the agents' (lent by the caller, see
+    /// `rebuild_grid_alongside_classify`).
     #[inline(never)]
-    fn classify(&mut self, dt: f32) {
-        let n = self.agents.len();
+    fn classify(&mut self, dt: f32, pos: &[Vec3], params: &[AgentParams]) {
+        let n = pos.len();
         self.lod_flags.resize(n, 0);
         self.lod_dist.resize(n, 0.0);
         let s = &self.settings;
@@ -796,7 +827,7 @@ impl World {
         let a = &mut self.agents;
         self.sees.resize(n, true);
         let archetypes = &self.archetypes;
-        let (pos, target, params, arch) = (&a.pos[..], &a.target[..], &a.params[..], &a.archetype[..]);
+        let (target, arch) = (&a.target[..], &a.archetype[..]);
         let aware = &a.aware[..];
         (
             self.lod_flags.par_chunks_mut(CHUNK),
@@ -1022,17 +1053,23 @@ impl World {
             ms
         };
         let n = self.agents.len();
-        if self.grid_dirty {
-            self.rebuild_grid(dt);
-        }
+        self.next_pos.resize(n, Vec3::ZERO);
         // Periodically, and soon after many agents were placed out of order (a spawn wave: the
         // spawn order is arbitrary), so a crowd never runs long with scattered memory.
-        let due = self.stats.ticks - self.reordered_at >= REORDER_INTERVAL || self.unsorted * 8 > n;
-        if due && n > CHUNK {
-            self.reorder_by_cell(dt);
+        let reorder = n > CHUNK && (self.stats.ticks - self.reordered_at >= REORDER_INTERVAL || self.unsorted * 8 > n);
+        if self.grid_dirty && !reorder {
+            self.rebuild_grid_alongside_classify(dt);
+        } else {
+            if self.grid_dirty {
+                self.rebuild_grid(dt);
+            }
+            if reorder {
+                self.reorder_by_cell(dt);
+            }
+            let (pos, params) = (std::mem::take(&mut self.agents.pos), std::mem::take(&mut self.agents.params));
+            self.classify(dt, &pos, &params);
+            (self.agents.pos, self.agents.params) = (pos, params);
         }
-        self.next_pos.resize(n, Vec3::ZERO);
-        self.classify(dt);
         self.perceive(dt);
         self.stats.phases.classify = lap();
 
@@ -1080,14 +1117,10 @@ impl World {
             let going = Going::new(&self.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
             nav.count_pressing(&self.pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
         }
-        let cell = self.cell_size(dt);
-        let (grid, a) = (&mut self.grid, &self.agents);
-        if n > 0 {
-            grid.rebuild_within(&a.pos, &|i| a.params[i].radius, cell, bounds);
-        } else {
-            grid.rebuild(&a.pos, &|i| a.params[i].radius, cell);
-        }
-        self.grid_dirty = false;
+        // The grid for the new positions is built at the start of the next step (alongside the
+        // classification), or by the first query before it.
+        self.grid_dirty = true;
+        self.pending_bounds = (n > 0).then_some(bounds);
         self.stats.phases.settle = lap();
         self.attack_pass(dt);
         self.stats.phases.attack = lap();
