@@ -853,8 +853,8 @@ impl World {
                     } else if !dormant {
                         // Only agents with a target can be far from it; an agent walking to a
                         // searched spot or a heard noise stays awake.
-                        let busy = aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
-                        if dist.is_finite() && dist > s.dormancy_distance && !on_camera && !busy {
+                        let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
+                        if dist.is_finite() && dist > s.dormancy_distance && !on_camera && !busy() {
                             timer[k] += dt;
                             dormant = timer[k] >= s.dormancy_delay;
                         } else {
