@@ -4,7 +4,9 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::agents::{AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING};
+use crate::agents::{
+    AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
+};
 use crate::config::BehaviorProfile;
 use crate::lod::{LodSettings, CHEAP};
 use crate::movement::{accelerate, desired_facing, turn};
@@ -31,7 +33,13 @@ use crate::world::ArchetypeRuntime;
 pub(crate) struct StepCtx<'a> {
     pub dt: f32,
     pub time: f64,
+    /// Height of the open ground, or NaN on a surface flow field (agents then keep their height
+    /// until the field settles them).
     pub ground: f32,
+    /// An agent of radius `r` whose Personal Space radius is at least `r + isolation_reach` and
+    /// who finds nobody in it cannot touch anyone after this step's movement (the largest body
+    /// radius plus both agents' largest step): see `FLAG_ISOLATED`.
+    pub isolation_reach: f32,
     pub tick: u32,
     pub retarget_interval: f32,
     pub hysteresis: f32,
@@ -138,18 +146,18 @@ impl StepCtx<'_> {
         let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
         let dormant = *flags & FLAG_DORMANT != 0;
         let coasting = tier == CHEAP && !dormant;
-        *flags &= !FLAG_COASTING;
+        *flags &= !(FLAG_COASTING | FLAG_ISOLATED);
         if dormant && steer == Vec2::ZERO && a.vel[i].x == 0.0 && a.vel[i].z == 0.0 {
             // A dormant agent that has come to rest stays put at no cost until it wakes.
             *flags |= FLAG_COASTING;
-            return Err(Vec3::new(a.pos[i].x, self.ground, a.pos[i].z));
+            return Err(Vec3::new(a.pos[i].x, self.height(a.pos[i]), a.pos[i].z));
         }
         if coasting && !due {
             *flags |= FLAG_COASTING;
             let (p3, prm) = (a.pos[i], &a.params[i]);
             let v = Vec2::new(a.vel[i].x, a.vel[i].z);
             let np = Vec2::new(p3.x, p3.z) + accelerate(v, steer * prm.max_speed, prm, self.dt) * self.dt;
-            return Err(Vec3::new(np.x, self.ground, np.y));
+            return Err(Vec3::new(np.x, self.height(p3), np.y));
         }
         Ok(Gate { due, dt: if coasting { self.dt * interval as f32 } else { self.dt } })
     }
@@ -194,7 +202,17 @@ impl StepCtx<'_> {
             None => st.yaw_rate = 0.0,
         }
         let np = p + new_v * self.dt;
-        Vec3::new(np.x, self.ground, np.y)
+        Vec3::new(np.x, self.height(p3), np.y)
+    }
+
+    /// Height of a moved agent before settling: the open ground, or where it stood.
+    #[inline]
+    fn height(&self, p: Vec3) -> f32 {
+        if self.ground.is_nan() {
+            p.y
+        } else {
+            self.ground
+        }
     }
 
     /// Adds every enabled behaviour's pull (except Idle Motion); returns the goal direction.
@@ -339,7 +357,12 @@ impl StepCtx<'_> {
             let seed = a.seeds[a.i];
             // Which way the capped walk goes, by a coin per update (see `personal_space`).
             let backward = crate::noise::hash2(seed, self.tick) & 1 == 1;
-            st.ps_cache = personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, self.grid);
+            let found;
+            (st.ps_cache, found) =
+                personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, self.grid);
+            if found == 0 && b.spacing_radius >= a.params[a.i].radius + self.isolation_reach {
+                st.flags |= FLAG_ISOLATED;
+            }
         }
         st.ps_cache
     }

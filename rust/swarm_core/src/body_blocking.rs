@@ -6,7 +6,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
-use crate::agents::{AgentParams, FLAG_COASTING};
+use crate::agents::{AgentParams, FLAG_COASTING, FLAG_ISOLATED};
 use crate::lod::FULL;
 use crate::noise::hash2;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
@@ -25,7 +25,8 @@ const RELAXATION: f32 = 0.8;
 /// read memory in sequence; the result is scattered back to `pos` at the end.
 ///
 /// Agents whose `flags` have `FLAG_COASTING` (Cheap agents between their LOD updates) are not
-/// moved; their neighbours still move out of them by their own share.
+/// moved; their neighbours still move out of them by their own share. Agents with
+/// `FLAG_ISOLATED` are skipped too: Personal Space proved nobody can overlap them this step.
 ///
 /// `moved[k]` records whether the agent at rank `k` overlapped anything. From the second pass
 /// on, only Full-tier agents (`tiers`) that overlapped something in the previous pass run again;
@@ -92,7 +93,7 @@ fn resolve_pass(
             let skip = if only_moved {
                 !*m || tiers[entries[k] as usize] != FULL
             } else {
-                flags[entries[k] as usize] & FLAG_COASTING != 0
+                flags[entries[k] as usize] & (FLAG_COASTING | FLAG_ISOLATED) != 0
             };
             if skip {
                 *o = me;

@@ -1133,7 +1133,9 @@ impl World {
         let ctx = StepCtx {
             dt,
             time: self.time,
-            ground: self.settings.ground_height,
+            ground: if self.nav.is_some() { f32::NAN } else { self.settings.ground_height },
+            // (A thousandth of a metre more for rounding.)
+            isolation_reach: self.max_radius + 2.0 * self.max_speed * dt + 1e-3,
             tick: self.stats.ticks as u32,
             retarget_interval: self.settings.retarget_interval,
             hysteresis: self.settings.retarget_hysteresis,

@@ -584,3 +584,50 @@ fn capped_personal_space_does_not_push_a_crowd_one_way() {
     let drift = centroid(&w) - start;
     assert!(drift.length() < 0.3, "the crowd's centre drifted by {drift:?} m");
 }
+
+#[test]
+fn agents_personal_space_proves_alone_skip_the_contact_solve_and_nobody_overlaps_them() {
+    // A sparse lattice (1.5 m apart: nobody within the 1.2 m Personal Space radius) beside a dense
+    // block (0.7 m apart) converging on one target. Agents whose Personal Space scan found nobody
+    // are marked isolated and skipped by body blocking's first pass; the proof holds when no
+    // isolated agent is within contact distance of anyone after the step.
+    use swarm_core::agents::FLAG_ISOLATED;
+    let mut w = World::new(WorldSettings {
+        max_agents: 2000,
+        seed: 3,
+        dormancy_enabled: false,
+        lod: swarm_core::LodSettings { enabled: false, ..Default::default() },
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    for i in 0..900 {
+        let (x, z) = ((i % 30) as f32 * 1.5, (i / 30) as f32 * 1.5);
+        w.spawn(arch, Vec3::new(x - 60.0, 0.0, z)).unwrap();
+    }
+    for i in 0..900 {
+        let (x, z) = ((i % 30) as f32 * 0.7, (i / 30) as f32 * 0.7);
+        w.spawn(arch, Vec3::new(x + 20.0, 0.0, z)).unwrap();
+    }
+    w.register_target(Vec3::new(0.0, 0.0, 60.0), 1.0);
+    let mut seen_isolated = 0;
+    for s in 0..240 {
+        w.step(DT);
+        let a = w.agents();
+        let isolated: Vec<usize> = (0..a.len()).filter(|&i| a.flags[i] & FLAG_ISOLATED != 0).collect();
+        if s == 0 {
+            // First step: the lattice is alone, the block is not.
+            let sparse = isolated.iter().filter(|&&i| a.pos[i].x < -10.0).count();
+            let dense = isolated.len() - sparse;
+            assert!(sparse >= 890 && dense == 0, "isolated on the first step: {sparse} sparse, {dense} dense");
+        }
+        seen_isolated += isolated.len();
+        for &i in &isolated {
+            for j in 0..a.len() {
+                let d = flat(a.pos[i]).distance(flat(a.pos[j]));
+                let touch = a.params[i].radius + a.params[j].radius;
+                assert!(j == i || d >= touch - 1e-4, "step {s}: isolated agent {i} overlaps {j} ({d} < {touch})");
+            }
+        }
+    }
+    assert!(seen_isolated > 900, "{seen_isolated}");
+}

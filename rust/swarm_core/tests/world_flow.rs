@@ -173,3 +173,36 @@ fn agents_pressing_an_attackable_door_strike_it_and_push_along_their_heading() {
     assert!(push.y > 0.5, "the crowd shoves the door toward the target (+z): {push:?}");
     assert!(ids.iter().all(|&id| w.position(id).unwrap().z < 9.0));
 }
+
+#[test]
+fn agents_on_two_floors_do_not_push_each_other() {
+    // A 20 x 20 m ground floor at 0 m with a second floor at 4 m above it: pairs of agents
+    // standing at the same spot on either floor overlap on the ground plane only. Body blocking
+    // leaves them be (Personal Space is off, so only blocking could move them); a pair on one
+    // floor is pushed apart.
+    let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, 20, 20, |_, _, o| {
+        o.push(SurfaceSample::walkable(0.0));
+        o.push(SurfaceSample::walkable(4.0));
+    });
+    let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+    let mut w = World::new(WorldSettings { max_agents: 10, dormancy_enabled: false, ..Default::default() });
+    w.set_surface(Some(g));
+    let mut a = Archetype::default();
+    a.behavior.use_idle_motion = false;
+    a.behavior.use_personal_space = false;
+    let arch = w.add_archetype(a);
+    let low = w.spawn(arch, Vec3::new(5.5, 0.0, 5.5)).unwrap();
+    let high = w.spawn(arch, Vec3::new(5.6, 4.0, 5.5)).unwrap();
+    let (b1, b2) =
+        (w.spawn(arch, Vec3::new(14.5, 0.0, 14.5)).unwrap(), w.spawn(arch, Vec3::new(14.6, 0.0, 14.5)).unwrap());
+    assert!((w.position(high).unwrap().y - 4.0).abs() < 0.01 && w.position(low).unwrap().y.abs() < 0.01);
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    let (pl, ph) = (w.position(low).unwrap(), w.position(high).unwrap());
+    assert!(pl.y.abs() < 0.01 && (ph.y - 4.0).abs() < 0.01, "each keeps its floor: {pl:?} {ph:?}");
+    let apart = |a: Vec3, b: Vec3| Vec2::new(a.x - b.x, a.z - b.z).length();
+    assert!(apart(pl, ph) < 0.2, "stacked agents were pushed apart: {pl:?} {ph:?}");
+    let same_floor = apart(w.position(b1).unwrap(), w.position(b2).unwrap());
+    assert!(same_floor > 0.9, "a pair on one floor is separated: {same_floor}");
+}

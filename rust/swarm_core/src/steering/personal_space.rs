@@ -6,6 +6,8 @@ use glam::Vec2;
 use crate::noise::hash_dir;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
+/// Returns the push and how many neighbours it counted (0: nobody within `radius`).
+///
 /// `backward` walks the neighbours in reverse order: when the cap stops the walk early, the
 /// neighbours taken lean toward where it started, so callers pick the way per update (at random)
 /// and over updates the push leans no way.
@@ -20,9 +22,9 @@ pub fn personal_space(
     radius: f32,
     max_samples: u32,
     grid: &SpatialGrid,
-) -> Vec2 {
+) -> (Vec2, u32) {
     if radius <= 0.0 {
-        return Vec2::ZERO;
+        return (Vec2::ZERO, 0);
     }
     let mut s = Scan {
         p,
@@ -51,7 +53,7 @@ pub fn personal_space(
             }
         },
     );
-    s.acc.clamp_length_max(1.0)
+    (s.acc.clamp_length_max(1.0), s.samples)
 }
 
 struct Scan<'a> {
