@@ -179,18 +179,20 @@ impl StepCtx<'_> {
 
         let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
+        let mut raw = Vec2::ZERO;
         if st.flags & FLAG_DORMANT == 0 {
             goal = self.behaviours(a, st, rt, &mut c, due, samples);
+            raw = c.0.result();
             // Idle Motion fills in only when nothing else moves the agent.
             if b.use_idle_motion {
-                let others = c.0.result().length();
+                let others = raw.length();
                 if others < IDLE_BELOW {
                     let fade = 1.0 - others / IDLE_BELOW;
                     c.add(b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
+                    raw = c.0.result();
                 }
             }
         }
-        let raw = c.0.result();
         st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
