@@ -8,7 +8,7 @@ use crate::agents::{
     AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
 };
 use crate::config::BehaviorProfile;
-use crate::lod::{LodSettings, CHEAP};
+use crate::lod::{LodSettings, CHEAP, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::perception::{memory::spot_steer, Awareness, CHASING, INVESTIGATING, SEARCHING};
@@ -103,7 +103,10 @@ impl Contributions {
 pub(crate) struct Gate {
     /// Neighbour-based and approach pulls are recomputed this step.
     due: bool,
-    /// Seconds this step's smoothing and turning cover (a Cheap agent's whole interval).
+    /// Between its updates a Reduced agent holds its steering: it moves and turns, but blends
+    /// nothing (its cached pulls would give nearly the same blend).
+    hold: bool,
+    /// Seconds this step's steering smoothing covers (a throttled agent's whole interval).
     dt: f32,
 }
 
@@ -117,12 +120,12 @@ impl Gate {
 
 impl StepCtx<'_> {
     /// Target choice, then the Importance LOD gate. Reduced and Cheap agents refresh their
-    /// neighbour-based and approach pulls every `interval` steps (staggered by seed). Between
-    /// its updates an awake Cheap agent (off camera, beyond the mid band) coasts: it keeps its
-    /// steering and facing and only moves, and this returns its new position (`Err`) having
-    /// touched nothing else. Otherwise the agent runs `agent_step` with the returned gate; on
-    /// its update a Cheap agent smooths and turns over its whole interval. A dormant agent at
-    /// rest coasts in place.
+    /// neighbour-based and approach pulls every `interval` steps (staggered by seed) and blend
+    /// their steering only then, smoothing it over the whole interval. Between its updates an
+    /// awake Cheap agent (off camera, beyond the mid band) coasts: it keeps its steering and
+    /// facing and only moves, and this returns its new position (`Err`) having touched nothing
+    /// else. A Reduced agent between its updates holds its steering but still moves, turns and
+    /// takes part in body blocking. A dormant agent at rest coasts in place.
     #[inline]
     pub fn begin(
         &self,
@@ -159,7 +162,8 @@ impl StepCtx<'_> {
             let np = Vec2::new(p3.x, p3.z) + accelerate(v, steer * prm.max_speed, prm, self.dt) * self.dt;
             return Err(Vec3::new(np.x, self.height(p3), np.y));
         }
-        Ok(Gate { due, dt: if coasting { self.dt * interval as f32 } else { self.dt } })
+        let throttled = (coasting || tier == REDUCED) && !dormant;
+        Ok(Gate { due, hold: throttled && !due, dt: if throttled { self.dt * interval as f32 } else { self.dt } })
     }
 
     /// The full step of an agent that `begin` let through.
@@ -174,13 +178,18 @@ impl StepCtx<'_> {
         let p3 = a.pos[i];
         let p = Vec2::new(p3.x, p3.z);
         let v = Vec2::new(a.vel[i].x, a.vel[i].z);
-        let Gate { due, dt } = gate;
+        let Gate { due, hold, dt } = gate;
         let samples = self.lod.budget(a.tiers[i], b.spacing_max_samples).1;
 
         let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
         let mut raw = Vec2::ZERO;
-        if st.flags & FLAG_DORMANT == 0 {
+        if hold {
+            // Facing still follows the (cached) goal, unless the agent is not chasing it.
+            if rt.config.perception.is_none() || a.aware[i].mode == CHASING {
+                goal = st.approach_cache[1];
+            }
+        } else if st.flags & FLAG_DORMANT == 0 {
             goal = self.behaviours(a, st, rt, &mut c, due, samples);
             raw = c.0.result();
             // Idle Motion fills in only when nothing else moves the agent.
@@ -193,14 +202,16 @@ impl StepCtx<'_> {
                 }
             }
         }
-        st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
+        if !hold {
+            st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
+        }
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
         match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
             // Nobody sees a Cheap agent turn (drawn agents are never Cheap): it faces where it
             // wants at once, so it already does when it walks into view.
             Some(f) if a.tiers[i] == CHEAP => (st.facing, st.yaw_rate) = (f.normalize_or(st.facing), 0.0),
-            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, dt),
+            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, self.dt),
             None => st.yaw_rate = 0.0,
         }
         let np = p + new_v * self.dt;

@@ -14,7 +14,9 @@
 //!
 //! What a tier costs (`agent_step.rs`): Full runs everything every step. Reduced and Cheap refresh
 //! Personal Space (with fewer samples) and approach steering every `reduced_interval` /
-//! `cheap_interval` steps, staggered by seed, and reuse cached pulls in between. A Cheap agent
+//! `cheap_interval` steps, staggered by seed, blend their steering only then (smoothed over the
+//! whole interval) and hold it in between; a Reduced agent still moves, turns and is body-blocked
+//! every step. A Cheap agent
 //! that is awake (off camera, beyond the mid band) coasts between its updates: it keeps its
 //! steering and facing, only moves, and body blocking leaves it to its neighbours; its update
 //! then smooths over the whole interval and faces where it wants at once (no turn rate: drawn
