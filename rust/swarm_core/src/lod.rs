@@ -16,11 +16,10 @@
 //! Personal Space (with fewer samples) and approach steering every `reduced_interval` /
 //! `cheap_interval` steps, staggered by seed, blend their steering only then (smoothed over the
 //! whole interval) and hold it in between; a Reduced agent still moves, turns and is body-blocked
-//! every step. A Cheap agent
-//! that is awake (off camera, beyond the mid band) coasts between its updates: it keeps its
-//! steering and facing, only moves, and body blocking leaves it to its neighbours; its update
-//! then smooths over the whole interval and faces where it wants at once (no turn rate: drawn
-//! agents are never Cheap, so nobody sees it turn).
+//! every step. A Cheap agent that is awake (off camera, beyond the mid band) coasts between its
+//! updates: it keeps its steering and facing, only moves, and body blocking leaves it to its
+//! neighbours; on its update it faces where it wants at once (no turn rate: drawn agents are
+//! never Cheap, so nobody sees it turn).
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
