@@ -12,6 +12,7 @@ use crate::lod::{LodSettings, CHEAP, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::perception::{memory::spot_steer, Awareness, CHASING, INVESTIGATING, SEARCHING};
+use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
     approach::{approach, slot_dir},
@@ -79,7 +80,7 @@ pub(crate) struct AgentState {
     /// Approach steering and goal direction.
     pub approach_cache: [Vec2; 2],
     /// Hold Nearby and Out-of-Sight pulls.
-    pub group_cache: [Vec2; 2],
+    pub group_cache: [Snorm2; 2],
 }
 
 /// Below this strength of everything else an agent counts as idle for Idle Motion.
@@ -353,10 +354,10 @@ impl StepCtx<'_> {
         }
         if b.use_hold_nearby {
             if due {
-                st.group_cache[0] =
-                    hold_nearby(i as u32, p, y, b.hold_radius, b.hold_max_samples.min(samples.max(2)), self.grid);
+                let n = b.hold_max_samples.min(samples.max(2));
+                st.group_cache[0] = Snorm2::new(hold_nearby(i as u32, p, y, b.hold_radius, n, self.grid));
             }
-            c.add(b.hold_strength, st.group_cache[0]);
+            c.add(b.hold_strength, st.group_cache[0].get());
         }
         goal
     }
@@ -386,9 +387,16 @@ impl StepCtx<'_> {
         if due {
             let p = a.pos[a.i];
             let n = b.follow_max_samples.min(samples.max(2));
-            st.group_cache[1] =
-                follow_seers(a.i as u32, Vec2::new(p.x, p.z), p.y, b.follow_radius, n, self.grid, self.sees);
+            st.group_cache[1] = Snorm2::new(follow_seers(
+                a.i as u32,
+                Vec2::new(p.x, p.z),
+                p.y,
+                b.follow_radius,
+                n,
+                self.grid,
+                self.sees,
+            ));
         }
-        st.group_cache[1]
+        st.group_cache[1].get()
     }
 }

@@ -189,11 +189,18 @@ impl SpatialGrid {
         };
         let (x0, z0) = (cell(lo.x, self.last_x, self.dims_x), cell(lo.y, self.last_z, self.dims_z));
         let (x1, z1) = (cell(hi.x, self.last_x, self.dims_x), cell(hi.y, self.last_z, self.dims_z));
+        debug_assert!(((z1 * self.dims_x + x1 + 1) as usize) < self.cell_start.len());
         for r in 0..=(z1 - z0) {
             let z = if backward { z1 - r } else { z0 + r };
             let row = z * self.dims_x;
-            let a = self.cell_start[(row + x0) as usize] as usize;
-            let b = self.cell_start[(row + x1 + 1) as usize] as usize;
+            // SAFETY: x0 <= x1 < dims_x and z < dims_z, so both indices are at most
+            // dims_x * dims_z, and `cell_start` holds dims_x * dims_z + 1 entries.
+            let (a, b) = unsafe {
+                (
+                    *self.cell_start.get_unchecked((row + x0) as usize) as usize,
+                    *self.cell_start.get_unchecked((row + x1 + 1) as usize) as usize,
+                )
+            };
             if a < b && !f(a, b) {
                 return;
             }

@@ -1186,16 +1186,15 @@ impl World {
                             flags: flags[k],
                             ps_cache: ps_cache[k].get(),
                             approach_cache: ap_cache[k].map(Snorm2::get),
-                            group_cache: group[k].map(Snorm2::get),
+                            group_cache: group[k],
                         };
                         np[k] = ctx.agent_step(&input, &mut st, gate);
-                        (facing[k], yaw_rate[k], steer[k], target[k], flags[k]) =
-                            (st.facing, st.yaw_rate, st.steer, st.target, st.flags);
+                        (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k]) =
+                            (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache);
                         if gate.due() {
                             // The cached pulls only change when recomputed.
                             ps_cache[k] = Snorm2::new(st.ps_cache);
                             ap_cache[k] = st.approach_cache.map(Snorm2::new);
-                            group[k] = st.group_cache.map(Snorm2::new);
                         }
                     }
                 },
