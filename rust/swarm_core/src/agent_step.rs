@@ -8,7 +8,7 @@ use crate::agents::{
     AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
 };
 use crate::config::BehaviorProfile;
-use crate::lod::{LodSettings, CHEAP, REDUCED};
+use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::perception::{memory::spot_steer, Awareness, CHASING, INVESTIGATING, SEARCHING};
@@ -48,6 +48,8 @@ pub(crate) struct StepCtx<'a> {
     pub targets: &'a Targets,
     pub grid: &'a SpatialGrid,
     pub lod: &'a LodSettings,
+    /// Each tier's update interval (by tier index), for the gate's divisibility test.
+    pub every: [Every; 3],
     /// Agents chasing each target slot (for Surround Shape).
     pub target_counts: &'a [u32],
     /// Whether each agent sees its target (for Out-of-Sight Fallback).
@@ -120,6 +122,11 @@ impl Gate {
 }
 
 impl StepCtx<'_> {
+    /// The update interval of each tier, for `every`.
+    pub fn intervals(lod: &LodSettings) -> [Every; 3] {
+        [FULL, REDUCED, CHEAP].map(|t| Every::new(lod.budget(t, 1).0))
+    }
+
     /// Target choice, then the Importance LOD gate. Reduced and Cheap agents refresh their
     /// neighbour-based and approach pulls every `interval` steps (staggered by seed) and blend
     /// their steering only then, smoothing it over the whole interval. Between its updates an
@@ -147,7 +154,7 @@ impl StepCtx<'_> {
         }
         let tier = a.tiers[i];
         let (interval, _) = self.lod.budget(tier, 1);
-        let due = interval <= 1 || self.tick.wrapping_add(seed).is_multiple_of(interval);
+        let due = interval <= 1 || self.every[tier as usize].divides(self.tick.wrapping_add(seed));
         let dormant = *flags & FLAG_DORMANT != 0;
         let coasting = tier == CHEAP && !dormant;
         *flags &= !(FLAG_COASTING | FLAG_ISOLATED);

@@ -118,6 +118,24 @@ impl LodSettings {
     }
 }
 
+/// Divisibility by a fixed interval without a division (Lemire, "Faster remainder by direct
+/// computation"): the Importance LOD gate asks it for every agent every step.
+#[derive(Clone, Copy, Debug)]
+pub struct Every(u64);
+
+impl Every {
+    /// `interval` of at least 1.
+    pub fn new(interval: u32) -> Self {
+        Self((u64::MAX / interval.max(1) as u64).wrapping_add(1))
+    }
+
+    /// Whether `interval` divides `n`.
+    #[inline]
+    pub fn divides(self, n: u32) -> bool {
+        (n as u64).wrapping_mul(self.0) <= self.0.wrapping_sub(1)
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TierCounts {
     pub full: usize,
@@ -223,6 +241,16 @@ pub fn assign_tiers(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_matches_the_remainder() {
+        for d in 1..=64u32 {
+            let e = Every::new(d);
+            for n in (0..5000u32).chain(u32::MAX - 5000..=u32::MAX) {
+                assert_eq!(e.divides(n), n % d == 0, "{n} by {d}");
+            }
+        }
+    }
 
     fn s(cap: usize) -> LodSettings {
         LodSettings { full_quality_agent_cap: cap, ..Default::default() }

@@ -1143,6 +1143,7 @@ impl World {
             targets: &self.targets,
             grid: &self.grid,
             lod: &self.settings.lod,
+            every: StepCtx::intervals(&self.settings.lod),
             target_counts: &self.target_counts,
             sees: &self.sees,
             nav: self.nav.as_ref(),
