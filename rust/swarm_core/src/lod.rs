@@ -144,6 +144,13 @@ pub struct TierCounts {
     pub dormant: usize,
 }
 
+/// Reusable buffers of `assign_tiers` (candidates for Full, per chunk and gathered).
+#[derive(Clone, Debug, Default)]
+pub struct TierScratch {
+    chunks: Vec<(Vec<(f32, u32)>, Vec<(f32, u32)>)>,
+    all: Vec<(f32, u32)>,
+}
+
 /// Runs the ladder for every agent. `tiers` holds last step's tiers on entry (for the
 /// hysteresis) and this step's on return. Deterministic: ties on distance go to the lower index.
 pub fn assign_tiers(
@@ -151,7 +158,7 @@ pub fn assign_tiers(
     flags: &[u8],
     dist: &[f32],
     tiers: &mut [u8],
-    scratch: &mut Vec<(f32, u32)>,
+    scratch: &mut TierScratch,
 ) -> TierCounts {
     let n = flags.len();
     if !s.enabled {
@@ -164,13 +171,22 @@ pub fn assign_tiers(
         return counts;
     }
     // Rungs 1, 3, 4, 5 (the near band is decided with the cap below), in parallel, counting as
-    // they go.
-    let mut counts = tiers
-        .par_chunks_mut(PAR_CHUNK)
-        .zip(flags.par_chunks(PAR_CHUNK))
-        .map(|(ts, fs)| {
+    // they go and gathering the candidates for Full (awake, in the near band or on camera) per
+    // chunk, in index order.
+    scratch.chunks.resize_with(n.div_ceil(PAR_CHUNK), Default::default);
+    let mut counts = (
+        tiers.par_chunks_mut(PAR_CHUNK),
+        flags.par_chunks(PAR_CHUNK),
+        dist.par_chunks(PAR_CHUNK),
+        scratch.chunks.par_iter_mut(),
+    )
+        .into_par_iter()
+        .enumerate()
+        .map(|(ci, (ts, fs, ds, (near, camera)))| {
+            near.clear();
+            camera.clear();
             let mut c = TierCounts::default();
-            for (t, &f) in ts.iter_mut().zip(fs) {
+            for (k, ((t, &f), &d)) in ts.iter_mut().zip(fs).zip(ds).enumerate() {
                 *t = if f & F_DORMANT != 0 {
                     CHEAP
                 } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && *t == REDUCED) {
@@ -184,6 +200,14 @@ pub fn assign_tiers(
                     c.cheap += 1;
                 }
                 c.dormant += (f & F_DORMANT != 0) as usize;
+                if f & F_DORMANT == 0 && f & (F_NEAR | F_CAMERA) != 0 {
+                    let cand = (d, (ci * PAR_CHUNK + k) as u32);
+                    if f & F_NEAR != 0 {
+                        near.push(cand);
+                    } else {
+                        camera.push(cand);
+                    }
+                }
             }
             c
         })
@@ -193,28 +217,21 @@ pub fn assign_tiers(
             cheap: a.cheap + b.cheap,
             dormant: a.dormant + b.dormant,
         });
-    // Candidates for Full: awake, in the near band or on camera. Near-band ones first.
-    scratch.clear();
-    scratch.extend(
-        flags
-            .iter()
-            .enumerate()
-            .filter(|(_, &f)| f & F_DORMANT == 0 && f & F_NEAR != 0)
-            .map(|(i, _)| (dist[i], i as u32)),
-    );
-    let near = scratch.len();
-    scratch.extend(
-        flags
-            .iter()
-            .enumerate()
-            .filter(|(_, &f)| f & F_DORMANT == 0 && f & F_NEAR == 0 && f & F_CAMERA != 0)
-            .map(|(i, _)| (dist[i], i as u32)),
-    );
+    // Near-band candidates first.
+    let all = &mut scratch.all;
+    all.clear();
+    for (near, _) in &scratch.chunks {
+        all.extend_from_slice(near);
+    }
+    let near = all.len();
+    for (_, camera) in &scratch.chunks {
+        all.extend_from_slice(camera);
+    }
     // Rung 2 and the second pass: the cap goes to the nearest near-band agents, then what is
     // left of it to the nearest on-camera ones (near-band agents left over only exist when the
     // cap ran out). Ties on distance go to the lower index.
     let mut left = s.full_quality_agent_cap;
-    let (near_c, camera_c) = scratch.split_at_mut(near);
+    let (near_c, camera_c) = all.split_at_mut(near);
     for group in [near_c, camera_c] {
         let take = left.min(group.len());
         if take == 0 {
@@ -260,7 +277,7 @@ mod tests {
         let flags: Vec<u8> = agents.iter().map(|&(d, cam, dorm, _)| s.flags(d, cam, dorm)).collect();
         let dist: Vec<f32> = agents.iter().map(|a| a.0).collect();
         let mut tiers: Vec<u8> = agents.iter().map(|a| a.3).collect();
-        let c = assign_tiers(s, &flags, &dist, &mut tiers, &mut Vec::new());
+        let c = assign_tiers(s, &flags, &dist, &mut tiers, &mut TierScratch::default());
         // The counts (kept while tiers are assigned) match a recount.
         let count = |t: u8| tiers.iter().filter(|&&x| x == t).count();
         let dormant = flags.iter().filter(|&&f| f & F_DORMANT != 0).count();

@@ -146,7 +146,7 @@ pub struct World {
     blocking_spare: Vec<Vec4>,
     lod_flags: Vec<u8>,
     lod_dist: Vec<f32>,
-    lod_scratch: Vec<(f32, u32)>,
+    lod_scratch: lod::TierScratch,
     sees: Vec<bool>,
     /// Body blocking: whether each agent overlapped anything in the last pass.
     moved: Vec<bool>,
@@ -210,7 +210,7 @@ impl World {
             blocking_spare: Vec::with_capacity(cap),
             lod_flags: Vec::with_capacity(cap),
             lod_dist: Vec::with_capacity(cap),
-            lod_scratch: Vec::new(),
+            lod_scratch: lod::TierScratch::default(),
             sees: Vec::with_capacity(cap),
             moved: Vec::with_capacity(cap),
             target_counts: Vec::new(),
