@@ -16,6 +16,7 @@ pub mod lod;
 pub mod movement;
 pub mod noise;
 pub mod perception;
+pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;
 pub mod steering;

@@ -147,9 +147,13 @@ pub struct TierCounts {
 /// Reusable buffers of `assign_tiers` (candidates for Full, per chunk and gathered).
 #[derive(Clone, Debug, Default)]
 pub struct TierScratch {
-    chunks: Vec<(Vec<(f32, u32)>, Vec<(f32, u32)>)>,
-    all: Vec<(f32, u32)>,
+    /// Per chunk: near-band and on-camera candidates.
+    chunks: Vec<(Candidates, Candidates)>,
+    all: Candidates,
 }
+
+/// `(distance to target, agent index)` of agents that may be promoted to Full.
+type Candidates = Vec<(f32, u32)>;
 
 /// Runs the ladder for every agent. `tiers` holds last step's tiers on entry (for the
 /// hysteresis) and this step's on return. Deterministic: ties on distance go to the lower index.

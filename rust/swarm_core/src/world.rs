@@ -23,6 +23,7 @@ use crate::flow_field::{FieldSetSettings, SurfaceGrid, NONE};
 use crate::ids::{AgentId, IdTable};
 use crate::lod::{self, TierCounts};
 use crate::perception::{self, memory, Awareness, PerceptionCounts, PerceptionRuntime, SightRay, CHASING};
+use crate::scatter::Scatter;
 use crate::snorm::Snorm2;
 use crate::spatial_grid::{Bounds, SpatialGrid};
 use crate::steering::pressure;
@@ -1097,6 +1098,7 @@ impl World {
                 self.settings.body_blocking_iterations,
                 self.max_radius,
                 slack,
+                true,
                 !from_grid,
                 CHUNK,
             );
@@ -1152,6 +1154,13 @@ impl World {
         let aware = &a.aware[..];
         let (pos, vel, params, arch, seeds, tiers, cells) =
             (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.tier[..], &a.cell[..]);
+        // Body blocking starts from the moved agents' records in the grid's cell order: each
+        // agent writes its own at its rank (a permutation), sparing blocking a gather pass.
+        let n = pos.len();
+        let blocking = self.settings.body_blocking && n > 1;
+        self.blocking_spare.resize(if blocking { n } else { 0 }, Vec4::ZERO);
+        let rank = self.grid.rank();
+        let records = Scatter::new(&mut self.blocking_spare);
         (
             self.next_pos.par_chunks_mut(CHUNK),
             a.facing.par_chunks_mut(CHUNK),
@@ -1171,11 +1180,20 @@ impl World {
                     let base = ci * CHUNK;
                     let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
                     for k in 0..np.len() {
-                        input.i = base + k;
+                        let i = base + k;
+                        input.i = i;
+                        let record = |p: Vec3| {
+                            if blocking {
+                                // SAFETY: `rank` is a permutation of the agent indices, and each
+                                // agent writes only at its own rank.
+                                unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
+                            }
+                        };
                         let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k]) {
                             Ok(gate) => gate,
                             Err(coasted) => {
                                 np[k] = coasted;
+                                record(coasted);
                                 continue;
                             }
                         };
@@ -1190,6 +1208,7 @@ impl World {
                             group_cache: group[k],
                         };
                         np[k] = ctx.agent_step(&input, &mut st, gate);
+                        record(np[k]);
                         (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k]) =
                             (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache);
                         if gate.due() {
