@@ -144,96 +144,92 @@ pub struct TierCounts {
     pub dormant: usize,
 }
 
-/// Reusable buffers of `assign_tiers` (candidates for Full, per chunk and gathered).
+/// Reusable buffers of the ladder (candidates for Full, per chunk and gathered).
 #[derive(Clone, Debug, Default)]
 pub struct TierScratch {
     /// Per chunk: near-band and on-camera candidates.
-    chunks: Vec<(Candidates, Candidates)>,
+    chunks: Vec<ChunkCandidates>,
     all: Candidates,
 }
 
 /// `(distance to target, agent index)` of agents that may be promoted to Full.
 type Candidates = Vec<(f32, u32)>;
 
-/// Runs the ladder for every agent. `tiers` holds last step's tiers on entry (for the
-/// hysteresis) and this step's on return. Deterministic: ties on distance go to the lower index.
-pub fn assign_tiers(
-    s: &LodSettings,
-    flags: &[u8],
-    dist: &[f32],
-    tiers: &mut [u8],
-    scratch: &mut TierScratch,
-) -> TierCounts {
-    let n = flags.len();
-    if !s.enabled {
-        let mut counts = TierCounts::default();
-        for (t, &f) in tiers.iter_mut().zip(flags) {
-            *t = FULL;
-            counts.dormant += (f & F_DORMANT != 0) as usize;
+/// One chunk's candidates for Full, in index order: near-band ones and on-camera ones.
+#[derive(Clone, Debug, Default)]
+pub struct ChunkCandidates {
+    near: Candidates,
+    camera: Candidates,
+}
+
+impl TierScratch {
+    /// One empty candidate list per chunk of `chunk` agents, for a pass over `n` agents.
+    pub fn chunks(&mut self, n: usize, chunk: usize) -> &mut [ChunkCandidates] {
+        self.chunks.resize_with(n.div_ceil(chunk), Default::default);
+        for c in &mut self.chunks {
+            c.near.clear();
+            c.camera.clear();
         }
-        counts.full = n;
-        return counts;
+        &mut self.chunks
     }
-    // Rungs 1, 3, 4, 5 (the near band is decided with the cap below), in parallel, counting as
-    // they go and gathering the candidates for Full (awake, in the near band or on camera) per
-    // chunk, in index order.
-    scratch.chunks.resize_with(n.div_ceil(PAR_CHUNK), Default::default);
-    let mut counts = (
-        tiers.par_chunks_mut(PAR_CHUNK),
-        flags.par_chunks(PAR_CHUNK),
-        dist.par_chunks(PAR_CHUNK),
-        scratch.chunks.par_iter_mut(),
-    )
-        .into_par_iter()
-        .enumerate()
-        .map(|(ci, (ts, fs, ds, (near, camera)))| {
-            near.clear();
-            camera.clear();
-            let mut c = TierCounts::default();
-            for (k, ((t, &f), &d)) in ts.iter_mut().zip(fs).zip(ds).enumerate() {
-                *t = if f & F_DORMANT != 0 {
-                    CHEAP
-                } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && *t == REDUCED) {
-                    REDUCED
-                } else {
-                    CHEAP
-                };
-                if *t == REDUCED {
-                    c.reduced += 1;
-                } else {
-                    c.cheap += 1;
-                }
-                c.dormant += (f & F_DORMANT != 0) as usize;
-                if f & F_DORMANT == 0 && f & (F_NEAR | F_CAMERA) != 0 {
-                    let cand = (d, (ci * PAR_CHUNK + k) as u32);
-                    if f & F_NEAR != 0 {
-                        near.push(cand);
-                    } else {
-                        camera.push(cand);
-                    }
-                }
-            }
-            c
-        })
-        .reduce(TierCounts::default, |a, b| TierCounts {
-            full: a.full + b.full,
-            reduced: a.reduced + b.reduced,
-            cheap: a.cheap + b.cheap,
-            dormant: a.dormant + b.dormant,
-        });
+}
+
+impl std::ops::Add for TierCounts {
+    type Output = Self;
+
+    fn add(self, b: Self) -> Self {
+        Self {
+            full: self.full + b.full,
+            reduced: self.reduced + b.reduced,
+            cheap: self.cheap + b.cheap,
+            dormant: self.dormant + b.dormant,
+        }
+    }
+}
+
+/// Rungs 1, 3, 4 and 5 of the ladder for agent `index` (ladder inputs `f`, last step's tier in
+/// `tier`, distance to its target `dist`): sets its tier, counts it, and keeps it as a candidate
+/// for Full when it is awake and in the near band or on camera (rung 2 and the second pass are
+/// decided over all agents by `share_cap`). Parallel passes call this per agent with their
+/// chunk's `counts` and `candidates`.
+#[inline]
+pub fn rung(f: u8, tier: &mut u8, dist: f32, index: u32, counts: &mut TierCounts, candidates: &mut ChunkCandidates) {
+    let dormant = f & F_DORMANT != 0;
+    *tier = if dormant {
+        CHEAP
+    } else if f & (F_CAMERA | F_MID) != 0 || (f & F_MID_HYST != 0 && *tier == REDUCED) {
+        REDUCED
+    } else {
+        CHEAP
+    };
+    if *tier == REDUCED {
+        counts.reduced += 1;
+    } else {
+        counts.cheap += 1;
+    }
+    counts.dormant += dormant as usize;
+    if !dormant && f & F_NEAR != 0 {
+        candidates.near.push((dist, index));
+    } else if !dormant && f & F_CAMERA != 0 {
+        candidates.camera.push((dist, index));
+    }
+}
+
+/// Rung 2 and the second pass, after `rung` ran for every agent (`counts` summed over the
+/// chunks, candidates in `scratch`): the cap goes to the nearest near-band agents, then what is
+/// left of it to the nearest on-camera ones (near-band agents left over only exist when the cap
+/// ran out). Ties on distance go to the lower index. Returns the final counts.
+pub fn share_cap(s: &LodSettings, mut counts: TierCounts, tiers: &mut [u8], scratch: &mut TierScratch) -> TierCounts {
     // Near-band candidates first.
     let all = &mut scratch.all;
     all.clear();
-    for (near, _) in &scratch.chunks {
-        all.extend_from_slice(near);
+    for c in &scratch.chunks {
+        all.extend_from_slice(&c.near);
     }
     let near = all.len();
-    for (_, camera) in &scratch.chunks {
-        all.extend_from_slice(camera);
+    for c in &scratch.chunks {
+        all.extend_from_slice(&c.camera);
     }
-    // Rung 2 and the second pass: the cap goes to the nearest near-band agents, then what is
-    // left of it to the nearest on-camera ones (near-band agents left over only exist when the
-    // cap ran out). Ties on distance go to the lower index.
     let mut left = s.full_quality_agent_cap;
     let (near_c, camera_c) = all.split_at_mut(near);
     for group in [near_c, camera_c] {
@@ -255,6 +251,46 @@ pub fn assign_tiers(
         }
         counts.full += take;
         left -= take;
+    }
+    counts
+}
+
+/// Runs the ladder for every agent. `tiers` holds last step's tiers on entry (for the
+/// hysteresis) and this step's on return. Deterministic: ties on distance go to the lower index.
+/// (The world runs `rung` inside its own classification pass and then `share_cap`.)
+pub fn assign_tiers(
+    s: &LodSettings,
+    flags: &[u8],
+    dist: &[f32],
+    tiers: &mut [u8],
+    scratch: &mut TierScratch,
+) -> TierCounts {
+    let n = flags.len();
+    if !s.enabled {
+        return all_full(flags, tiers, F_DORMANT);
+    }
+    let counts = (tiers.par_chunks_mut(PAR_CHUNK), flags.par_chunks(PAR_CHUNK), dist.par_chunks(PAR_CHUNK))
+        .into_par_iter()
+        .zip(scratch.chunks(n, PAR_CHUNK).par_iter_mut())
+        .enumerate()
+        .map(|(ci, ((ts, fs, ds), cand))| {
+            let mut c = TierCounts::default();
+            for (k, ((t, &f), &d)) in ts.iter_mut().zip(fs).zip(ds).enumerate() {
+                rung(f, t, d, (ci * PAR_CHUNK + k) as u32, &mut c, cand);
+            }
+            c
+        })
+        .reduce(TierCounts::default, |a, b| a + b);
+    share_cap(s, counts, tiers, scratch)
+}
+
+/// With the ladder off every agent is Full; those whose `flags` have the `dormant` bit are
+/// counted as dormant.
+pub fn all_full(flags: &[u8], tiers: &mut [u8], dormant: u8) -> TierCounts {
+    let mut counts = TierCounts { full: flags.len(), ..Default::default() };
+    for (t, &f) in tiers.iter_mut().zip(flags) {
+        *t = FULL;
+        counts.dormant += (f & dormant != 0) as usize;
     }
     counts
 }

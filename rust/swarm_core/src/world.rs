@@ -145,7 +145,6 @@ pub struct World {
     next_pos: Vec<Vec3>,
     /// Body blocking's second buffer of cell-ordered records.
     blocking_spare: Vec<Vec4>,
-    lod_flags: Vec<u8>,
     lod_dist: Vec<f32>,
     lod_scratch: lod::TierScratch,
     sees: Vec<bool>,
@@ -209,7 +208,6 @@ impl World {
             camera: None,
             next_pos: Vec::with_capacity(cap),
             blocking_spare: Vec::with_capacity(cap),
-            lod_flags: Vec::with_capacity(cap),
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: lod::TierScratch::default(),
             sees: Vec::with_capacity(cap),
@@ -740,7 +738,6 @@ impl World {
             + b(&a.aware)
             + b(&self.sees)
             + b(&self.moved)
-            + b(&self.lod_flags)
             + b(&self.lod_dist)
             + self.ids.heap_bytes()
             + self.grid.heap_bytes()
@@ -821,7 +818,6 @@ impl World {
     #[inline(never)]
     fn classify(&mut self, dt: f32, pos: &[Vec3], params: &[AgentParams]) {
         let n = pos.len();
-        self.lod_flags.resize(n, 0);
         self.lod_dist.resize(n, 0.0);
         let s = &self.settings;
         let (targets, camera) = (&self.targets, self.camera.as_ref());
@@ -830,17 +826,22 @@ impl World {
         let archetypes = &self.archetypes;
         let (target, arch) = (&a.target[..], &a.archetype[..]);
         let aware = &a.aware[..];
-        (
-            self.lod_flags.par_chunks_mut(CHUNK),
+        let ladder = s.lod.enabled;
+        // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
+        // cap is shared out after it (`lod::share_cap`).
+        let counts = (
             self.lod_dist.par_chunks_mut(CHUNK),
             a.flags.par_chunks_mut(CHUNK),
             a.dormant_timer.par_chunks_mut(CHUNK),
             self.sees.par_chunks_mut(CHUNK),
+            a.tier.par_chunks_mut(CHUNK),
+            self.lod_scratch.chunks(n, CHUNK).par_iter_mut(),
         )
             .into_par_iter()
             .enumerate()
-            .for_each(|(ci, (lf, ld, flags, timer, sees))| {
-                for k in 0..lf.len() {
+            .map(|(ci, (ld, flags, timer, sees, tiers, candidates))| {
+                let mut counts = lod::TierCounts::default();
+                for k in 0..ld.len() {
                     let i = ci * CHUNK + k;
                     let p = pos[i];
                     let dist = targets
@@ -863,15 +864,23 @@ impl World {
                         }
                     }
                     flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
-                    lf[k] = s.lod.flags(dist, on_camera, dormant);
+                    if ladder {
+                        let f = s.lod.flags(dist, on_camera, dormant);
+                        lod::rung(f, &mut tiers[k], dist, i as u32, &mut counts, candidates);
+                    }
                     ld[k] = dist;
                     // Plain distance sight (occlusion comes with perception).
                     let b = &archetypes[arch[i] as usize].config.behavior;
                     sees[k] = !b.use_out_of_sight || dist <= b.sight_distance;
                 }
-            });
-        self.stats.tiers =
-            lod::assign_tiers(&s.lod, &self.lod_flags, &self.lod_dist, &mut self.agents.tier, &mut self.lod_scratch);
+                counts
+            })
+            .reduce(lod::TierCounts::default, |a, b| a + b);
+        self.stats.tiers = if ladder {
+            lod::share_cap(&s.lod, counts, &mut self.agents.tier, &mut self.lod_scratch)
+        } else {
+            lod::all_full(&self.agents.flags, &mut self.agents.tier, FLAG_DORMANT)
+        };
         self.count_per_target();
         self.select_pressing();
     }
