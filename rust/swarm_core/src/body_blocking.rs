@@ -63,8 +63,12 @@ pub fn resolve(
     }
     moved.resize(n, false);
     for pass in 0..iterations {
-        resolve_pass(grid, spare, moved, pass > 0, params, flags, tiers, max_radius + slack, chunk);
+        let again = resolve_pass(grid, spare, moved, pass > 0, params, flags, tiers, max_radius + slack, chunk);
         grid.swap_sorted(spare);
+        if again == 0 {
+            // Nobody the next pass would run for: it would only copy.
+            break;
+        }
     }
     if !write_back {
         return;
@@ -78,7 +82,8 @@ pub fn resolve(
     });
 }
 
-/// One pass: reads the grid's records, writes `dst` (same order).
+/// One pass: reads the grid's records, writes `dst` (same order). Returns how many agents a
+/// further pass would run for (Full-tier agents that overlapped something).
 #[allow(clippy::too_many_arguments)]
 fn resolve_pass(
     grid: &SpatialGrid,
@@ -90,28 +95,35 @@ fn resolve_pass(
     tiers: &[u8],
     reach: f32,
     chunk: usize,
-) {
+) -> usize {
     let (src, entries) = (grid.sorted(), grid.order());
-    dst.par_chunks_mut(chunk).zip(moved.par_chunks_mut(chunk)).enumerate().for_each(|(ci, (out, mv))| {
-        let base = ci * chunk;
-        for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
-            let k = base + k;
-            let me = src[k];
-            let skip = if only_moved {
-                !*m || tiers[entries[k] as usize] != FULL
-            } else {
-                flags[entries[k] as usize] & (FLAG_COASTING | FLAG_ISOLATED) != 0
-            };
-            if skip {
-                *o = me;
-                *m = false;
-                continue;
+    dst.par_chunks_mut(chunk)
+        .zip(moved.par_chunks_mut(chunk))
+        .enumerate()
+        .map(|(ci, (out, mv))| {
+            let base = ci * chunk;
+            let mut again = 0;
+            for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
+                let k = base + k;
+                let me = src[k];
+                let skip = if only_moved {
+                    !*m || tiers[entries[k] as usize] != FULL
+                } else {
+                    flags[entries[k] as usize] & (FLAG_COASTING | FLAG_ISOLATED) != 0
+                };
+                if skip {
+                    *o = me;
+                    *m = false;
+                    continue;
+                }
+                let (corr, hit) = resolve_one(k, me, src, entries, params, grid, reach);
+                *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
+                *m = hit;
+                again += (hit && tiers[entries[k] as usize] == FULL) as usize;
             }
-            let (corr, hit) = resolve_one(k, me, src, entries, params, grid, reach);
-            *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
-            *m = hit;
-        }
-    });
+            again
+        })
+        .sum()
 }
 
 /// Correction of the agent at rank `k` (record `me`) and whether it overlapped anything.
