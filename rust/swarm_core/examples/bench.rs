@@ -13,8 +13,8 @@
 //! Prints a markdown table (ms per step, median and p95; ns per agent per step; bytes of
 //! simulation state per agent, `World::state_bytes() / n`, which leaves out the flow field) and
 //! writes it to `--out PATH` if given. Per run, a "phases" line on stderr helps profiling. Each
-//! configuration runs `--repeat` times (default 3; once at a million agents) and the run with the
-//! lowest median is kept.
+//! configuration runs `--repeat` times (default 3; once at a million agents), spread round by round
+//! over the whole benchmark, and the run with the lowest median is kept.
 //!
 //! Usage: cargo run --release -p swarm_core --example bench -- [--out PATH]
 //!        [--counts 10000,100000,1000000] [--scenarios open,flow,doorway] [--only THREADS,on|off]
@@ -306,8 +306,9 @@ fn main() {
         let (t, l) = only.split_once(',').unwrap_or((&only, "on"));
         (t.parse().unwrap_or(all), l != "off")
     });
-    let mut rows: Vec<Row> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
+    // Every configuration to run: (scenario, agents, threads, LOD, runs).
+    let mut jobs: Vec<(Scenario, usize, usize, bool, usize)> = Vec::new();
     for &sc in &scenarios {
         let scenario_counts = if sc == Scenario::Doorway { vec![door_agents] } else { counts.clone() };
         for &n in &scenario_counts {
@@ -326,24 +327,39 @@ fn main() {
                 configs = vec![o];
             }
             for (threads, lod) in configs {
-                // Each configuration runs `repeat` times (fewer at a million agents) and the run
-                // with the lowest median is kept: on a shared machine other work only adds time.
-                let reps = if n >= 1_000_000 { 1 } else { repeat };
-                let r = (0..reps)
-                    .map(|_| measure(sc, n, threads, lod))
-                    .min_by(|a, b| a.median_ms.total_cmp(&b.median_ms))
-                    .expect("at least one run");
-                eprintln!(
-                    "{}: {n} agents, {threads} thread(s), LOD {}: {:.3} ms median{}{}",
-                    sc.label(),
-                    if lod { "on" } else { "off" },
-                    r.median_ms,
-                    if r.detail.is_empty() { "" } else { "; " },
-                    r.detail
-                );
-                rows.push(r);
+                jobs.push((sc, n, threads, lod, if n >= 1_000_000 { 1 } else { repeat }));
             }
         }
+    }
+    // Each configuration runs `runs` times and the run with the lowest median is kept: on a
+    // shared machine other work only adds time. The runs are spread over the whole benchmark
+    // (round by round through every configuration) so that a slow spell of the machine does not
+    // fall on all the runs of one configuration.
+    let mut best: Vec<Option<Row>> = jobs.iter().map(|_| None).collect();
+    for round in 0..jobs.iter().map(|j| j.4).max().unwrap_or(0) {
+        for (job, slot) in jobs.iter().zip(best.iter_mut()) {
+            let &(sc, n, threads, lod, runs) = job;
+            if round >= runs {
+                continue;
+            }
+            let r = measure(sc, n, threads, lod);
+            if slot.as_ref().is_none_or(|b| r.median_ms < b.median_ms) {
+                *slot = Some(r);
+            }
+        }
+    }
+    let rows: Vec<Row> = best.into_iter().map(|r| r.expect("at least one run")).collect();
+    for r in &rows {
+        eprintln!(
+            "{}: {} agents, {} thread(s), LOD {}: {:.3} ms median{}{}",
+            r.scenario.label(),
+            r.agents,
+            r.threads,
+            if r.lod { "on" } else { "off" },
+            r.median_ms,
+            if r.detail.is_empty() { "" } else { "; " },
+            r.detail
+        );
     }
     let mut md = String::from(
         "| scenario | agents | threads | LOD | median ms/step | p95 ms/step | ns/agent/step | state bytes/agent |\n|---|---:|---:|---|---:|---:|---:|---:|\n",
