@@ -167,8 +167,9 @@ if os.path.exists(core):
         "**dense crowd through a 3 m doorway**: 5,000 agents packed at 0.8 m spacing in a room (cell 0.5 m) "
         "pushing through one 3 m doorway toward a target 20 m beyond the wall, 300 steps measured after 30 "
         "(the notes give how many got through). "
-        "Each configuration runs 3 times (once at 1,000,000 agents) and the run with the lowest median is kept, "
-        "as for the engine scenes: on a shared machine other work only adds time."
+        "Each configuration runs 3 times (once at 1,000,000 agents), the runs spread round by round over the "
+        "whole core benchmark, and the run with the lowest median is kept, as for the engine scenes: on a shared "
+        "machine other work only adds time."
     )
     lines.append("")
     lines.append(open(core).read().rstrip("\n"))
