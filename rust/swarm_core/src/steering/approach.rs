@@ -36,13 +36,14 @@ pub fn approach(
     let to_target = target_pos - pos;
     let goal_dir = to_target.normalize_or_zero();
     let from_center = pos - center;
-    let d = from_center.length();
-    let slot_dir = if d > b.surround_near_band || d < 1e-4 {
+    let d2 = from_center.length_squared();
+    let band = b.surround_near_band;
+    let slot_dir = if d2 > band * band || d2 < 1e-8 {
         fixed_dir
     } else {
         // Adaptive slot: keep the agent's own side, nudged toward its fixed angle so a group
         // arriving from one side still spreads around the ring.
-        (from_center / d * 0.8 + fixed_dir * 0.2).normalize_or(fixed_dir)
+        (from_center / d2.sqrt() * 0.8 + fixed_dir * 0.2).normalize_or(fixed_dir)
     };
     let slot = center + slot_dir * radius;
     let to_slot = slot - pos;
