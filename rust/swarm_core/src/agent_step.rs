@@ -38,8 +38,8 @@ pub(crate) struct StepCtx<'a> {
     /// until the field settles them).
     pub ground: f32,
     /// An agent of radius `r` whose Personal Space radius is at least `r + isolation_reach` and
-    /// who finds nobody in it cannot touch anyone after this step's movement (the largest body
-    /// radius plus both agents' largest step): see `FLAG_ISOLATED`.
+    /// whose scan finds nobody within `r + isolation_reach` cannot touch anyone after this step's
+    /// movement (the largest body radius plus both agents' largest step): see `FLAG_ISOLATED`.
     pub isolation_reach: f32,
     pub tick: u32,
     pub retarget_interval: f32,
@@ -378,10 +378,14 @@ impl StepCtx<'_> {
             let seed = a.seeds[a.i];
             // Which way the capped walk goes, by a coin per update (see `personal_space`).
             let backward = crate::noise::hash2(seed, self.tick) & 1 == 1;
-            let found;
-            (st.ps_cache, found) =
-                personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, self.grid);
-            if found == 0 && b.spacing_radius >= a.params[a.i].radius + self.isolation_reach {
+            // Alone within the reach of any contact this step's movement could make: body
+            // blocking can skip the agent (`FLAG_ISOLATED`). Personal Space's window must cover it.
+            let contact = a.params[a.i].radius + self.isolation_reach;
+            let contact = if b.spacing_radius >= contact { contact } else { 0.0 };
+            let alone;
+            (st.ps_cache, alone) =
+                personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, contact, self.grid);
+            if alone {
                 st.flags |= FLAG_ISOLATED;
             }
         }

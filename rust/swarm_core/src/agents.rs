@@ -130,9 +130,9 @@ pub const FLAG_RETREATING: u8 = 8;
 /// Agent is a Cheap agent between its Importance LOD updates this step: it keeps its steering
 /// and facing, and body blocking leaves it to its neighbours until its next update.
 pub const FLAG_COASTING: u8 = 16;
-/// Personal Space found nobody within its radius this step, and that radius covers any contact
-/// the step's movement could make (see `StepCtx::isolation_reach`): body blocking's first pass
-/// skips the agent (nobody can overlap it, so nobody is moved by it either).
+/// Personal Space's scan this step found nobody within reach of any contact the step's movement
+/// could make (see `StepCtx::isolation_reach`; its window covers that reach): body blocking's
+/// first pass skips the agent (nobody can overlap it, so nobody is moved by it either).
 pub const FLAG_ISOLATED: u8 = 32;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]

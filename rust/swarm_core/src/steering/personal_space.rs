@@ -6,7 +6,10 @@ use glam::Vec2;
 use crate::noise::hash_dir;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
-/// Returns the push and how many neighbours it counted (0: nobody within `radius`).
+/// Returns the push and whether the agent is alone within `contact` (a radius no larger than
+/// `radius`; 0 when the caller does not ask): the scan then goes on past the sample cap, only
+/// testing distances, until it finds a neighbour that close or runs out of candidates. The push
+/// itself is the same either way.
 ///
 /// `backward` walks the neighbours in reverse order: when the cap stops the walk early, the
 /// neighbours taken lean toward where it started, so callers pick the way per update (at random)
@@ -21,16 +24,19 @@ pub fn personal_space(
     y: f32,
     radius: f32,
     max_samples: u32,
+    contact: f32,
     grid: &SpatialGrid,
-) -> (Vec2, u32) {
+) -> (Vec2, bool) {
     if radius <= 0.0 {
-        return (Vec2::ZERO, 0);
+        return (Vec2::ZERO, false);
     }
+    let contact = contact.min(radius);
     let mut s = Scan {
         p,
         y,
         r2: radius * radius,
         inv_r: 1.0 / radius,
+        contact2: contact * contact,
         seed,
         // The agent's own record is skipped by rank.
         me: grid.rank().get(i as usize).map_or(usize::MAX, |&k| k as usize),
@@ -39,6 +45,7 @@ pub fn personal_space(
         acc: Vec2::ZERO,
         samples: 0,
         max_samples,
+        touching: contact <= 0.0,
     };
     // Straight over the grid's cell-ordered records.
     grid.for_each_row_either_way(
@@ -53,7 +60,7 @@ pub fn personal_space(
             }
         },
     );
-    (s.acc.clamp_length_max(1.0), s.samples)
+    (s.acc.clamp_length_max(1.0), !s.touching)
 }
 
 struct Scan<'a> {
@@ -61,6 +68,8 @@ struct Scan<'a> {
     y: f32,
     r2: f32,
     inv_r: f32,
+    /// Squared contact radius (see `personal_space`).
+    contact2: f32,
     seed: u32,
     me: usize,
     sorted: &'a [glam::Vec4],
@@ -68,10 +77,13 @@ struct Scan<'a> {
     acc: Vec2,
     samples: u32,
     max_samples: u32,
+    /// A neighbour within the contact radius was seen (or the caller did not ask).
+    touching: bool,
 }
 
 impl Scan<'_> {
-    /// Adds the pushes of the records `ks`; false once the cap is reached.
+    /// Adds the pushes of the records `ks` (up to the cap; past it, only looks for a neighbour
+    /// within contact); false once there is nothing left to learn.
     #[inline(always)]
     fn walk(&mut self, ks: impl Iterator<Item = usize>) -> bool {
         for k in ks {
@@ -81,6 +93,14 @@ impl Scan<'_> {
             if d2 >= self.r2 || (e.z - self.y).abs() > LAYER_GAP || k == self.me {
                 continue;
             }
+            self.touching |= d2 < self.contact2;
+            if self.samples >= self.max_samples {
+                // Past the cap: only the contact test was wanted.
+                if self.touching {
+                    return false;
+                }
+                continue;
+            }
             if d2 < 1e-12 {
                 self.acc += hash_dir(self.seed, self.entries[k]);
             } else {
@@ -88,7 +108,7 @@ impl Scan<'_> {
                 self.acc += off * ((1.0 - d * self.inv_r) / d);
             }
             self.samples += 1;
-            if self.samples >= self.max_samples {
+            if self.samples >= self.max_samples && self.touching {
                 return false;
             }
         }
