@@ -349,32 +349,17 @@ fn main() {
         }
     }
     let rows: Vec<Row> = best.into_iter().map(|r| r.expect("at least one run")).collect();
-    for r in &rows {
-        eprintln!(
-            "{}: {} agents, {} thread(s), LOD {}: {:.3} ms median{}{}",
-            r.scenario.label(),
-            r.agents,
-            r.threads,
-            if r.lod { "on" } else { "off" },
-            r.median_ms,
-            if r.detail.is_empty() { "" } else { "; " },
-            r.detail
-        );
-    }
     let mut md = String::from(
         "| scenario | agents | threads | LOD | median ms/step | p95 ms/step | ns/agent/step | state bytes/agent |\n|---|---:|---:|---|---:|---:|---:|---:|\n",
     );
     for r in &rows {
+        let (label, lod) = (r.scenario.label(), if r.lod { "on" } else { "off" });
+        let (n, t, median) = (r.agents, r.threads, r.median_ms);
+        let detail = if r.detail.is_empty() { String::new() } else { format!("; {}", r.detail) };
+        eprintln!("{label}: {n} agents, {t} thread(s), LOD {lod}: {median:.3} ms median{detail}");
         md += &format!(
-            "| {} | {} | {} | {} | {:.3} | {:.3} | {:.1} | {:.0} |\n",
-            r.scenario.label(),
-            r.agents,
-            r.threads,
-            if r.lod { "on" } else { "off" },
-            r.median_ms,
-            r.p95_ms,
-            r.ns_per_agent,
-            r.bytes_per_agent
+            "| {label} | {n} | {t} | {lod} | {median:.3} | {:.3} | {:.1} | {:.0} |\n",
+            r.p95_ms, r.ns_per_agent, r.bytes_per_agent
         );
     }
     let find = |sc: Scenario, n: usize, t: usize, lod: bool| {
