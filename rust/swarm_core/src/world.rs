@@ -1,9 +1,12 @@
 //! The world: agent storage, ids, targets, the spatial grid and the step pipeline.
 //!
-//! One `step(dt)` runs, in order: target selection (sequential, few targets), one parallel pass
-//! over agents (retarget, steering blend, movement, facing), body-blocking passes, and a grid
-//! rebuild for the next step and for queries. Every per-agent write goes to that agent's own
-//! index and every reduction uses fixed chunks, so results do not depend on the thread count.
+//! One `step(dt)` runs, in order: target selection (sequential, few targets); the grid rebuild
+//! the last step left pending (positions moved since), side by side with the classification
+//! (dormancy, the Importance LOD ladder); perception; one parallel pass over agents (retarget,
+//! steering blend, movement, facing; each writes its moved record at its grid rank for body
+//! blocking); body-blocking passes; settling on a flow field; velocities. Queries between steps
+//! rebuild the grid on demand. Every per-agent write goes to that agent's own index (or its own
+//! rank) and every reduction uses fixed chunks, so results do not depend on the thread count.
 
 use std::sync::Arc;
 use std::time::Instant;
