@@ -631,3 +631,47 @@ fn agents_personal_space_proves_alone_skip_the_contact_solve_and_nobody_overlaps
     }
     assert!(seen_isolated > 900, "{seen_isolated}");
 }
+
+#[test]
+fn reduced_agents_blend_their_steering_only_on_their_updates() {
+    // Everyone Reduced (no near band, a huge mid band, no Full slots): an agent's steering
+    // changes only on the steps its throttled update falls on, and it still walks every step.
+    let mut w = World::new(WorldSettings {
+        max_agents: 400,
+        seed: 5,
+        dormancy_enabled: false,
+        lod: swarm_core::LodSettings {
+            near_distance: 0.0,
+            mid_distance: 1000.0,
+            full_quality_agent_cap: 0,
+            reduced_interval: 2,
+            ..Default::default()
+        },
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    ring(&mut w, arch, 400, 30.0);
+    w.register_target(Vec3::ZERO, 1.0);
+    // (The first step picks targets; tiers follow the distance to them from the next.)
+    w.step(DT);
+    w.step(DT);
+    assert_eq!(w.stats().tiers.reduced, 400);
+    let (mut held, mut blended) = (0, 0);
+    for _ in 0..120 {
+        let before: Vec<(Vec2, Vec3)> = (0..400).map(|i| (w.agents().steer[i], w.agents().pos[i])).collect();
+        w.step(DT);
+        let tick = w.stats().ticks as u32;
+        let a = w.agents();
+        for (i, &(steer, pos)) in before.iter().enumerate() {
+            let due = tick.wrapping_add(a.seed[i]) % 2 == 0;
+            if due {
+                blended += (a.steer[i] != steer) as usize;
+            } else {
+                assert_eq!(a.steer[i], steer, "agent {i} changed its steering between updates");
+                held += 1;
+            }
+            assert!(flat(a.pos[i]).distance(flat(pos)) > 0.0 || steer == Vec2::ZERO, "agent {i} stood still");
+        }
+    }
+    assert!(held > 20_000 && blended > 20_000, "held {held}, blended {blended}");
+}
