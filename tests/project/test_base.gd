@@ -120,6 +120,15 @@ func count_past_doorway(manager: SwarmManager, ids: Array[int]) -> int:
 	return n
 
 
+## How many of `ids` stand within `radius` of `point` (3D distance).
+func count_within(manager: SwarmManager, ids: Array[int], point: Vector3, radius: float) -> int:
+	var n := 0
+	for id in ids:
+		if manager.get_agent_position(id).distance_to(point) < radius:
+			n += 1
+	return n
+
+
 func make_flow_manager(n: String, max_agents: int = -1) -> SwarmManager:
 	var manager := make_manager(n, max_agents)
 	manager.bake_bounds = AABB(Vector3(-20, -1, -20), Vector3(40, 6, 40))

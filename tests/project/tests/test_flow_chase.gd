@@ -44,10 +44,7 @@ func run() -> bool:
 					inside_wall += 1
 	await physics_frames(1)
 	check_eq(inside_wall, 0, "agent samples inside the wall")
-	var near := 0
-	for id in ids:
-		if manager.get_agent_position(id).distance_to(target.global_position) < 6.0:
-			near += 1
+	var near := count_within(manager, ids, target.global_position, 6.0)
 	check(near >= 30, "%d of 40 agents reached the target behind the wall" % near)
 	check(manager.get_stats()["flow_field_rebakes"] >= 1, "no field was built")
 

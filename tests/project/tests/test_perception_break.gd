@@ -39,10 +39,7 @@ func run() -> bool:
 	s = manager.get_stats()
 	check(s["perception_chasing"] >= 13, "agents that see the target once the door broke: %d" % s["perception_chasing"])
 	await physics_frames(480)
-	var near := 0
-	for id in ids:
-		if manager.get_agent_position(id).distance_to(target.global_position) < 4.0:
-			near += 1
+	var near := count_within(manager, ids, target.global_position, 4.0)
 	print("broken door: ", near, " of 15 reached the target")
 	check(near >= 11, "agents that reached the target through the broken door: %d" % near)
 	return passed()

@@ -44,10 +44,7 @@ func run() -> bool:
 	s = manager.get_stats()
 	check(s["perception_chasing"] >= 18, "agents that see the target through the open door: %d" % s["perception_chasing"])
 	await physics_frames(420)
-	var near := 0
-	for id in ids:
-		if manager.get_agent_position(id).distance_to(target.global_position) < 4.0:
-			near += 1
+	var near := count_within(manager, ids, target.global_position, 4.0)
 	print("open door: ", near, " of 20 reached the target")
 	check(near >= 15, "agents that reached the target after the door opened: %d" % near)
 	return passed()
