@@ -17,9 +17,9 @@ const RELAXATION: f32 = 0.8;
 
 /// Resolves overlaps among `pos` (agent order) in `iterations` passes; the result goes back to
 /// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
-/// by `rank`). With `records_in_spare`, `spare` already holds `pos` in the grid's cell order
-/// (`(x, z, y, radius)` at each agent's rank) and the passes start from it instead of gathering
-/// `pos` again. The grid's cells must be at most `slack` metres stale for these positions;
+/// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
+/// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
+/// start from it. The grid's cells must be at most `slack` metres stale for these positions;
 /// queries are widened by that much.
 ///
 /// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records (the
@@ -47,20 +47,12 @@ pub fn resolve(
     iterations: u32,
     max_radius: f32,
     slack: f32,
-    records_in_spare: bool,
     write_back: bool,
     chunk: usize,
 ) {
     let n = pos.len();
-    if n < 2 || iterations == 0 {
-        return;
-    }
-    if records_in_spare {
-        grid.swap_sorted(spare);
-    } else {
-        grid.refresh_positions(pos, &|i| params[i].radius);
-        spare.resize(n, Vec4::ZERO);
-    }
+    debug_assert_eq!(spare.len(), n);
+    grid.swap_sorted(spare);
     moved.resize(n, false);
     for pass in 0..iterations {
         let again = resolve_pass(grid, spare, moved, pass > 0, params, flags, tiers, max_radius + slack, chunk);

@@ -124,9 +124,9 @@ impl SpatialGrid {
         self.refresh_positions(pos, radius);
     }
 
-    /// Re-reads agent positions into the cell-ordered copy without re-sorting (cells may go
-    /// stale by the distance agents moved; callers widen their queries by that much).
-    pub fn refresh_positions(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync)) {
+    /// Copies the agents' positions and radii into the cell-ordered records (the last part of a
+    /// rebuild).
+    fn refresh_positions(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync)) {
         self.sorted.resize(self.entries.len(), Vec4::ZERO);
         self.sorted.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
             for (o, &i) in out.iter_mut().zip(idx) {
@@ -226,7 +226,7 @@ impl SpatialGrid {
     /// Calls `f(j, position_j)` for every agent whose cell overlaps the square around `center` of
     /// half-size `radius` and whose height is within `LAYER_GAP` of `y` (NaN: any height), in
     /// deterministic order, until `f` returns `false`. The caller filters by distance. Positions
-    /// are those of the last rebuild or refresh.
+    /// are those of the last rebuild (or of body blocking, while it runs).
     #[inline]
     pub fn for_each_candidate(&self, center: Vec2, y: f32, radius: f32, mut f: impl FnMut(u32, Vec2) -> bool) {
         self.for_each_body(center, y, radius, |j, q, _| f(j, q));

@@ -1110,7 +1110,6 @@ impl World {
                 self.settings.body_blocking_iterations,
                 self.max_radius,
                 slack,
-                true,
                 !from_grid,
                 CHUNK,
             );
