@@ -356,8 +356,7 @@ impl World {
             seed,
             retarget_timer: 0.0,
         });
-        self.grid_dirty = true;
-        self.pending_bounds = None;
+        self.positions_changed();
         self.layout += 1;
         self.unsorted += 1;
         Ok(id)
@@ -379,8 +378,7 @@ impl World {
             self.unsorted += 1;
         }
         self.ids.release(id);
-        self.grid_dirty = true;
-        self.pending_bounds = None;
+        self.positions_changed();
         self.layout += 1;
         true
     }
@@ -451,8 +449,7 @@ impl World {
         (self.agents.pos[i], self.agents.cell[i]) = self.place(position);
         self.agents.vel[i] = Vec3::ZERO;
         self.agents.steer[i] = Vec2::ZERO;
-        self.grid_dirty = true;
-        self.pending_bounds = None;
+        self.positions_changed();
         true
     }
 
@@ -499,8 +496,7 @@ impl World {
             self.agents.pos[i] = p;
             self.agents.cell[i] = c;
         }
-        self.grid_dirty = true;
-        self.pending_bounds = None;
+        self.positions_changed();
     }
 
     pub fn surface(&self) -> Option<&SurfaceNav> {
@@ -606,6 +602,13 @@ impl World {
         found
     }
 
+    /// Something other than a step moved, added or removed agents: the grid is rebuilt before
+    /// its next use, with fresh bounds.
+    fn positions_changed(&mut self) {
+        self.grid_dirty = true;
+        self.pending_bounds = None;
+    }
+
     /// Rebuilds the spatial grid for the agents' current positions and radii.
     fn rebuild_grid(&mut self, dt: f32) {
         let (cell, bounds) = (self.cell_size(dt), self.pending_bounds.take());
@@ -613,17 +616,23 @@ impl World {
         self.grid_dirty = false;
     }
 
-    /// The grid rebuild a step leaves pending, overlapped with the classification (which does
-    /// not read the grid): the rebuild's counting sort is sequential, and this way the other
-    /// threads spend that time classifying.
-    fn rebuild_grid_alongside_classify(&mut self, dt: f32) {
-        let (cell, bounds) = (self.cell_size(dt), self.pending_bounds.take());
-        let mut grid = std::mem::take(&mut self.grid);
+    /// Classifies the agents, and runs the grid rebuild a step leaves pending (if any) alongside
+    /// (the classification does not read the grid): the rebuild's counting sort is sequential,
+    /// and this way the other threads spend that time classifying. Both read the positions and
+    /// radii, so those are lent out of `agents` for the moment.
+    fn classify_and_rebuild_grid(&mut self, dt: f32) {
         let pos = std::mem::take(&mut self.agents.pos);
         let params = std::mem::take(&mut self.agents.params);
-        rayon::join(|| rebuild_grid(&mut grid, &pos, &params, cell, bounds), || self.classify(dt, &pos, &params));
-        (self.grid, self.agents.pos, self.agents.params) = (grid, pos, params);
-        self.grid_dirty = false;
+        if self.grid_dirty {
+            let (cell, bounds) = (self.cell_size(dt), self.pending_bounds.take());
+            let mut grid = std::mem::take(&mut self.grid);
+            rayon::join(|| rebuild_grid(&mut grid, &pos, &params, cell, bounds), || self.classify(dt, &pos, &params));
+            self.grid = grid;
+            self.grid_dirty = false;
+        } else {
+            self.classify(dt, &pos, &params);
+        }
+        (self.agents.pos, self.agents.params) = (pos, params);
     }
 
     fn ensure_grid(&mut self) {
@@ -815,9 +824,9 @@ impl World {
     }
 
     /// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
-    /// (distance to its target, on camera, dormant), then `lod::assign_tiers` shares out the cap.
-    /// `pos` and `params` are the agents' (lent by the caller, see
-    /// `rebuild_grid_alongside_classify`).
+    /// (distance to its target, on camera, dormant) and the ladder's rungs (`lod::rung`), then
+    /// `lod::share_cap` shares out the cap.
+    /// `pos` and `params` are the agents' (lent by the caller, see `classify_and_rebuild_grid`).
     #[inline(never)]
     fn classify(&mut self, dt: f32, pos: &[Vec3], params: &[AgentParams]) {
         let n = pos.len();
@@ -1070,19 +1079,14 @@ impl World {
         // Periodically, and soon after many agents were placed out of order (a spawn wave: the
         // spawn order is arbitrary), so a crowd never runs long with scattered memory.
         let reorder = n > CHUNK && (self.stats.ticks - self.reordered_at >= REORDER_INTERVAL || self.unsorted * 8 > n);
-        if self.grid_dirty && !reorder {
-            self.rebuild_grid_alongside_classify(dt);
-        } else {
+        if reorder {
+            // The reorder follows the grid's order (and rebuilds the grid for the new storage).
             if self.grid_dirty {
                 self.rebuild_grid(dt);
             }
-            if reorder {
-                self.reorder_by_cell(dt);
-            }
-            let (pos, params) = (std::mem::take(&mut self.agents.pos), std::mem::take(&mut self.agents.params));
-            self.classify(dt, &pos, &params);
-            (self.agents.pos, self.agents.params) = (pos, params);
+            self.reorder_by_cell(dt);
         }
+        self.classify_and_rebuild_grid(dt);
         self.perceive(dt);
         self.stats.phases.classify = lap();
 
