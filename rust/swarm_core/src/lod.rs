@@ -21,10 +21,7 @@
 //! neighbours; on its update it faces where it wants at once (no turn rate: drawn agents are
 //! never Cheap, so nobody sees it turn).
 
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-
-const PAR_CHUNK: usize = 8192;
 
 pub const FULL: u8 = 0;
 pub const REDUCED: u8 = 1;
@@ -255,35 +252,6 @@ pub fn share_cap(s: &LodSettings, mut counts: TierCounts, tiers: &mut [u8], scra
     counts
 }
 
-/// Runs the ladder for every agent. `tiers` holds last step's tiers on entry (for the
-/// hysteresis) and this step's on return. Deterministic: ties on distance go to the lower index.
-/// (The world runs `rung` inside its own classification pass and then `share_cap`.)
-pub fn assign_tiers(
-    s: &LodSettings,
-    flags: &[u8],
-    dist: &[f32],
-    tiers: &mut [u8],
-    scratch: &mut TierScratch,
-) -> TierCounts {
-    let n = flags.len();
-    if !s.enabled {
-        return all_full(flags, tiers, F_DORMANT);
-    }
-    let counts = (tiers.par_chunks_mut(PAR_CHUNK), flags.par_chunks(PAR_CHUNK), dist.par_chunks(PAR_CHUNK))
-        .into_par_iter()
-        .zip(scratch.chunks(n, PAR_CHUNK).par_iter_mut())
-        .enumerate()
-        .map(|(ci, ((ts, fs, ds), cand))| {
-            let mut c = TierCounts::default();
-            for (k, ((t, &f), &d)) in ts.iter_mut().zip(fs).zip(ds).enumerate() {
-                rung(f, t, d, (ci * PAR_CHUNK + k) as u32, &mut c, cand);
-            }
-            c
-        })
-        .reduce(TierCounts::default, |a, b| a + b);
-    share_cap(s, counts, tiers, scratch)
-}
-
 /// With the ladder off every agent is Full; those whose `flags` have the `dormant` bit are
 /// counted as dormant.
 pub fn all_full(flags: &[u8], tiers: &mut [u8], dormant: u8) -> TierCounts {
@@ -317,7 +285,19 @@ mod tests {
         let flags: Vec<u8> = agents.iter().map(|&(d, cam, dorm, _)| s.flags(d, cam, dorm)).collect();
         let dist: Vec<f32> = agents.iter().map(|a| a.0).collect();
         let mut tiers: Vec<u8> = agents.iter().map(|a| a.3).collect();
-        let c = assign_tiers(s, &flags, &dist, &mut tiers, &mut TierScratch::default());
+        // As the world's classification runs it: `rung` per agent (here in one chunk), then
+        // `share_cap`; or everyone Full with the ladder off.
+        let c = if s.enabled {
+            let mut scratch = TierScratch::default();
+            let mut c = TierCounts::default();
+            let cand = &mut scratch.chunks(tiers.len(), tiers.len().max(1))[0];
+            for (i, (t, (&f, &d))) in tiers.iter_mut().zip(flags.iter().zip(&dist)).enumerate() {
+                rung(f, t, d, i as u32, &mut c, cand);
+            }
+            share_cap(s, c, &mut tiers, &mut scratch)
+        } else {
+            all_full(&flags, &mut tiers, F_DORMANT)
+        };
         // The counts (kept while tiers are assigned) match a recount.
         let count = |t: u8| tiers.iter().filter(|&&x| x == t).count();
         let dormant = flags.iter().filter(|&&f| f & F_DORMANT != 0).count();
