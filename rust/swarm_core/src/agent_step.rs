@@ -11,7 +11,7 @@ use crate::config::BehaviorProfile;
 use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
-use crate::perception::{memory::spot_steer, Awareness, CHASING, INVESTIGATING, SEARCHING};
+use crate::perception::{memory::spot_steer, Awareness, INVESTIGATING, SEARCHING};
 use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
@@ -194,7 +194,7 @@ impl StepCtx<'_> {
         let mut raw = Vec2::ZERO;
         if hold {
             // Facing still follows the (cached) goal, unless the agent is not chasing it.
-            if rt.config.perception.is_none() || a.aware[i].mode == CHASING {
+            if rt.acts_on_target(&a.aware[i]) {
                 goal = st.approach_cache[1];
             }
         } else if st.flags & FLAG_DORMANT == 0 {
@@ -257,7 +257,7 @@ impl StepCtx<'_> {
         // A perceiving agent acts on its target only while it sees it; otherwise it may walk to
         // the spot it searches (last seen, alerted) or the noise it investigates.
         let aware = rt.config.perception.as_ref().map(|_| a.aware[i]);
-        let target = self.targets.get(st.target).filter(|_| aware.is_none_or(|w| w.mode == CHASING));
+        let target = self.targets.get(st.target).filter(|_| rt.acts_on_target(&a.aware[i]));
         let sees = self.sees[i];
         let mut goal = Vec2::ZERO;
 

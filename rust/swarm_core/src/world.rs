@@ -46,6 +46,15 @@ pub(crate) struct ArchetypeRuntime {
     pub config: Archetype,
 }
 
+impl ArchetypeRuntime {
+    /// Whether an agent of this archetype acts on its target (steers for it, strikes it): always
+    /// without a perception profile; with one, only while it sees the target (chasing).
+    #[inline]
+    pub fn acts_on_target(&self, aware: &Awareness) -> bool {
+        self.config.perception.is_none() || aware.mode == CHASING
+    }
+}
+
 /// Where an agent's blow on a closed cell lands: the cell's centre at the agent's height.
 #[inline]
 fn swarm_core_point(cell_center: Vec3, agent: Vec3) -> Vec3 {
@@ -1287,7 +1296,7 @@ impl World {
         let (targets, archetypes) = (&self.targets, &self.archetypes);
         let (target, arch, flags, aware) = (&a.target, &a.archetype, &a.flags, &a.aware);
         // A perceiving agent only strikes a target it sees.
-        let knows = |i: usize| archetypes[arch[i] as usize].config.perception.is_none() || aware[i].mode == CHASING;
+        let knows = |i: usize| archetypes[arch[i] as usize].acts_on_target(&aware[i]);
         let target_pos = |i: usize| targets.get(target[i]).filter(|_| knows(i)).map(|t| (target[i], t.position));
         // An agent pressing a closed cell that something there defends strikes that instead.
         let (nav, pressed, pos) = (self.nav.as_ref(), &self.pressed, &a.pos);
