@@ -379,9 +379,8 @@ impl StepCtx<'_> {
             // Which way the capped walk goes, by a coin per update (see `personal_space`).
             let backward = crate::noise::hash2(seed, self.tick) & 1 == 1;
             // Alone within the reach of any contact this step's movement could make: body
-            // blocking can skip the agent (`FLAG_ISOLATED`). Personal Space's window must cover it.
+            // blocking can skip the agent (`FLAG_ISOLATED`).
             let contact = a.params[a.i].radius + self.isolation_reach;
-            let contact = if b.spacing_radius >= contact { contact } else { 0.0 };
             let alone;
             (st.ps_cache, alone) =
                 personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, contact, self.grid);

@@ -6,10 +6,10 @@ use glam::Vec2;
 use crate::noise::hash_dir;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
 
-/// Returns the push and whether the agent is alone within `contact` (a radius no larger than
-/// `radius`; 0 when the caller does not ask): the scan then goes on past the sample cap, only
-/// testing distances, until it finds a neighbour that close or runs out of candidates. The push
-/// itself is the same either way.
+/// Returns the push and whether the agent is alone within `contact`. That is only answered when
+/// the scan's window covers it (`0 < contact <= radius`; otherwise the answer is false): the scan
+/// then goes on past the sample cap, only testing distances, until it finds a neighbour that
+/// close or runs out of candidates. The push itself is the same either way.
 ///
 /// `backward` walks the neighbours in reverse order: when the cap stops the walk early, the
 /// neighbours taken lean toward where it started, so callers pick the way per update (at random)
@@ -30,7 +30,7 @@ pub fn personal_space(
     if radius <= 0.0 {
         return (Vec2::ZERO, false);
     }
-    let contact = contact.min(radius);
+    let asked = contact > 0.0 && contact <= radius;
     let mut s = Scan {
         p,
         y,
@@ -45,7 +45,7 @@ pub fn personal_space(
         acc: Vec2::ZERO,
         samples: 0,
         max_samples,
-        touching: contact <= 0.0,
+        touching: !asked,
     };
     // Straight over the grid's cell-ordered records.
     grid.for_each_row_either_way(
