@@ -28,7 +28,7 @@ use crate::steering::{
 };
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{choose_target, Targets};
-use crate::world::ArchetypeRuntime;
+use crate::archetype::ArchetypeRuntime;
 
 /// Read-only inputs of the per-agent step.
 pub(crate) struct StepCtx<'a> {

@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::config::finite_clamp;
+use crate::sanitize::finite_clamp;
 
 /// How an archetype attacks. Optional on the archetype.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lod::LodSettings;
+pub use crate::sanitize::finite_clamp;
 
 /// A closed range `min..=max` sampled once per agent at spawn.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,14 +34,6 @@ impl Range {
     }
 }
 
-/// Clamps `v` into `lo..=hi`, replacing NaN/inf by `fallback`.
-pub fn finite_clamp(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        fallback
-    }
-}
 
 /// Global parameters of one world (Godot: `SwarmSettings` + manager fields).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

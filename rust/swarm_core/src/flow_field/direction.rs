@@ -9,6 +9,7 @@
 //! best single neighbour. Route-blocked cells point out to their best open neighbour; the target
 //! cell and cells with no route have no heading (zero).
 
+use serde::{Deserialize, Serialize};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
@@ -19,7 +20,7 @@ use super::surface::{CellId, SurfaceGrid, NONE};
 /// Cells per parallel work item (fixed, so results never depend on the thread count).
 const PAR_CHUNK: usize = 4096;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirectionField {
     target: CellId,
     /// Per cell: unit heading on the ground plane (x, z), or zero.

@@ -8,6 +8,7 @@
 //! 1024 cells of detour for each cell a crossing enters (`1024 * cell_size * depth`, the depth
 //! being the box's thinner horizontal side in cells, at least 1).
 
+use serde::{Deserialize, Serialize};
 use glam::{Mat3, Vec3};
 
 use super::surface::{CellId, SurfaceGrid};
@@ -63,7 +64,7 @@ pub struct StampResult {
     pub clamped: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ModifierLayer {
     /// Per cell: `BLOCKS_AGENTS | ROUTE_BLOCKED` (and the internal touched bit).
     flags: Vec<u8>,

@@ -7,10 +7,10 @@
 
 use glam::Vec2;
 
-use super::memory::{go_to, wake};
-use super::{Awareness, Noise, CHASING, INVESTIGATING};
+use crate::perception::awareness::{Awareness, Noise, CHASING, INVESTIGATING};
+use crate::perception::memory::{go_to, wake};
 use crate::spatial_grid::SpatialGrid;
-use crate::world::ArchetypeRuntime;
+use crate::archetype::ArchetypeRuntime;
 
 /// Applies queued noises (sequential: few noises, a grid query each).
 pub(crate) fn apply_noises(
