@@ -12,6 +12,10 @@ pub mod integration;
 pub mod modifiers;
 pub mod path;
 pub mod surface;
+mod surface_bake;
+mod surface_io;
+#[cfg(test)]
+mod surface_tests;
 
 pub use direction::DirectionField;
 pub use enforce::{constrain_move, escape_closed_cell, recover, MoveResult};
