@@ -34,7 +34,6 @@ impl Range {
     }
 }
 
-
 /// Global parameters of one world (Godot: `SwarmSettings` + manager fields).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WorldSettings {
@@ -130,7 +129,7 @@ pub enum OrientationMode {
     FaceGoalWithVelocityBlend,
 }
 
-/// Speed, acceleration and turning, as ranges sampled per agent (seed 000: movement profile).
+/// Speed, acceleration and turning, as ranges sampled per agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MovementProfile {
     pub max_speed: Range,
@@ -178,7 +177,7 @@ impl MovementProfile {
     }
 }
 
-/// Which steering behaviours run and how strongly each contributes (seed 000: behavior profile).
+/// Which steering behaviours run and how strongly each contributes.
 /// Weights are relative (see `steering::blend`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BehaviorProfile {
@@ -375,7 +374,7 @@ pub enum SightOcclusion {
     NavigationPath,
 }
 
-/// What an agent notices (seeds 000 and 001: sight, occlusion, memory, noise, alerts).
+/// What an agent notices: sight, occlusion, memory, noise, alerts.
 /// Optional on the archetype: without it an agent always knows where its target is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PerceptionProfile {

@@ -24,8 +24,8 @@ pub mod snorm;
 pub mod spatial_grid;
 pub mod state;
 pub mod stats;
-pub mod step;
 pub mod steering;
+pub mod step;
 pub mod surface_nav;
 pub mod targets;
 pub mod workspace;
@@ -40,4 +40,4 @@ pub use config::{
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;
-pub use world::{DamageResult, PhaseTimes, SimState, SpawnError, StepStats, World, Workspace};
+pub use world::{DamageResult, PhaseTimes, SimState, SpawnError, StepStats, Workspace, World};

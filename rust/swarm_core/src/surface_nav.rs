@@ -1,4 +1,4 @@
-//! Agents on the surface flow field (seed 001): which cell each agent stands in, one field per
+//! Agents on the surface flow field: which cell each agent stands in, one field per
 //! target slot kept current (`FieldSet`), the steering direction an agent reads from its target's
 //! field, and the settle pass after movement that grounds agents on their cell's surface, keeps
 //! them out of cells they may not enter and brings strays back onto the nearest walkable cell.

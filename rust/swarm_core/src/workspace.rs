@@ -18,8 +18,8 @@ use crate::lod::TierScratch;
 use crate::spatial_grid::SpatialGrid;
 use crate::state::SimState;
 use crate::stats::StepStats;
-use crate::step::chunk::CHUNK;
 use crate::steering::pressure;
+use crate::step::chunk::CHUNK;
 
 pub struct Workspace {
     /// The spatial grid, valid for the agents' positions unless `grid_dirty`.

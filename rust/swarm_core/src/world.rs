@@ -548,7 +548,10 @@ impl World {
 
     /// Target slot an agent currently chases.
     pub fn agent_target(&self, id: AgentId) -> Option<u32> {
-        self.state.ids.resolve(id).and_then(|i| (self.state.agents.target[i] != NO_TARGET).then_some(self.state.agents.target[i]))
+        self.state
+            .ids
+            .resolve(id)
+            .and_then(|i| (self.state.agents.target[i] != NO_TARGET).then_some(self.state.agents.target[i]))
     }
 
     // ----- the step -----
@@ -650,9 +653,9 @@ impl World {
     /// Whether an agent is going somewhere (presses and strikes closed cells), see `Going`.
     pub fn is_going_somewhere(&self, id: AgentId) -> bool {
         let a = &self.state.agents;
-        self.state.ids
-            .resolve(id)
-            .is_some_and(|i| Going::new(&self.state.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos).at(i))
+        self.state.ids.resolve(id).is_some_and(|i| {
+            Going::new(&self.state.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos).at(i)
+        })
     }
 
     /// Whether an agent is pressing its target this step (Close-Range Pressure).
@@ -725,4 +728,3 @@ impl World {
         best.map(|(t, j)| (self.id_at(j as usize), from + (to - from) * t))
     }
 }
-

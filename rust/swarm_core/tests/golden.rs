@@ -109,7 +109,8 @@ fn flow_rooms(threads: usize) -> u64 {
     k.agent_radius = 0.3;
     k.attack = Some(AttackProfile::default());
     let k = w.add_archetype(k);
-    let door = ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0));
+    let door =
+        ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0));
     let nav = w.surface_mut().unwrap();
     let mut stamps = Vec::new();
     nav.set_modifiers(&[door], &mut stamps);

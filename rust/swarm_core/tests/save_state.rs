@@ -34,7 +34,8 @@ fn build(threads: usize) -> World {
     k.attack = Some(AttackProfile::default());
     k.behavior.use_pressure = true;
     let k = w.add_archetype(k);
-    let door = ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0));
+    let door =
+        ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0));
     let nav = w.surface_mut().unwrap();
     let mut stamps = Vec::new();
     nav.set_modifiers(&[door], &mut stamps);

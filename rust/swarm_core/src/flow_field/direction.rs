@@ -9,9 +9,9 @@
 //! best single neighbour. Route-blocked cells point out to their best open neighbour; the target
 //! cell and cells with no route have no heading (zero).
 
-use serde::{Deserialize, Serialize};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::integration::{best_of, neighbour_values, DistanceField};
 use super::modifiers::ModifierLayer;

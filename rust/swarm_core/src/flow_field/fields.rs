@@ -4,9 +4,9 @@
 //! budget per tick (slots in parallel): agents keep reading the previous field until the new one
 //! is complete, so a step never waits on a full rebuild of every field.
 
-use serde::{Deserialize, Serialize};
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::direction::DirectionField;
 use super::integration::{integrate, DistanceField, IntegrationJob};

@@ -1,4 +1,4 @@
-//! Surface flow field (seed 001): a baked layered grid of walkable cells (`surface`), a run-time
+//! Surface flow field: a baked layered grid of walkable cells (`surface`), a run-time
 //! layer of doors and barricades over it (`modifiers`), per-target distance fields built in
 //! slices or at once (`integration`), smooth direction fields agents read once per step
 //! (`direction`), point-to-point route lengths (`path`), the per-target rebuild schedule

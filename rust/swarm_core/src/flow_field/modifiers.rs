@@ -8,8 +8,8 @@
 //! 1024 cells of detour for each cell a crossing enters (`1024 * cell_size * depth`, the depth
 //! being the box's thinner horizontal side in cells, at least 1).
 
-use serde::{Deserialize, Serialize};
 use glam::{Mat3, Vec3};
+use serde::{Deserialize, Serialize};
 
 use super::surface::{CellId, SurfaceGrid};
 

@@ -22,7 +22,6 @@ pub const NONE: CellId = u32::MAX;
 /// orthogonal, odd indices diagonal. Diagonal `d` is the sum of orthogonals `d - 1` and `d + 1`.
 pub const DIRS: [(i32, i32); 8] = [(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)];
 
-
 /// Agent dimensions that decide walkability and connectivity at bake time.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BakeParams {

@@ -1,4 +1,4 @@
-//! Perception (seeds 000 and 001): whether an agent knows where its target is, and what it does
+//! Perception: whether an agent knows where its target is, and what it does
 //! when it does not. Only archetypes with a `PerceptionProfile` take part; every other agent
 //! always knows its target, exactly as before perception existed.
 //!

@@ -48,4 +48,3 @@ pub fn route_separates(nav: &SurfaceNav, slot: u32, a: CellId, b: CellId, straig
     }
     (ra - rb).abs() > straight + tolerance + SLACK_CELLS * nav.grid.cell_size()
 }
-

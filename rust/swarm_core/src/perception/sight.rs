@@ -4,21 +4,21 @@
 //! navigation-path test `route_hides`: the target's flow field gives the route length from the
 //! agent's cell (route costs of doors included), compared with the straight-line distance.
 //! A route that cannot be measured (no field yet, the agent off the field, no route at all, as
-//! when a BLOCKED box was the only way in) reads as not blocked, exactly as seed 001 warns.
+//! when a BLOCKED box was the only way in) reads as not blocked (see `occlusion`).
 
 use glam::Vec3;
 use rayon::prelude::*;
 
-pub use crate::perception::occlusion::{route_hides, route_separates, SLACK_CELLS};
-use crate::perception::awareness::{Awareness, PerceptionRuntime, SightRay, CHASING, RAY_CLEAR};
-use crate::perception::memory::{forget_step, wake};
 use crate::agents::FLAG_DORMANT;
+use crate::archetype::ArchetypeRuntime;
 use crate::config::{PerceptionProfile, SightOcclusion};
 use crate::flow_field::CellId;
 use crate::ids::AgentId;
+use crate::perception::awareness::{Awareness, PerceptionRuntime, SightRay, CHASING, RAY_CLEAR};
+use crate::perception::memory::{forget_step, wake};
+pub use crate::perception::occlusion::{route_hides, route_separates, SLACK_CELLS};
 use crate::surface_nav::SurfaceNav;
 use crate::targets::Targets;
-use crate::archetype::ArchetypeRuntime;
 
 /// Read-only inputs of the sight pass.
 pub(crate) struct SightIn<'a> {

@@ -14,8 +14,8 @@ use crate::camera::Frustum;
 use crate::config::WorldSettings;
 use crate::lod::{self, TierCounts, TierScratch};
 use crate::perception::awareness::Awareness;
-use crate::step::chunk::CHUNK;
 use crate::steering::pressure;
+use crate::step::chunk::CHUNK;
 use crate::targets::{Targets, NO_TARGET};
 
 /// What the classification reads.
@@ -64,7 +64,17 @@ pub(crate) fn run(input: &ClassifyIn, out: ClassifyOut) -> TierCounts {
     } = out;
     let tiers = classify(input, flags, dormant_timer, tier, lod_dist, sees, lod_scratch);
     count_per_target(input.archetypes, input.target, target_counts);
-    select_pressing(input.archetypes, time, input.arch, input.target, seed, lod_dist, flags, press_candidates, pressing);
+    select_pressing(
+        input.archetypes,
+        time,
+        input.arch,
+        input.target,
+        seed,
+        lod_dist,
+        flags,
+        press_candidates,
+        pressing,
+    );
     tiers
 }
 
