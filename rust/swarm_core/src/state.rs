@@ -42,6 +42,10 @@ pub struct SimState {
     /// and the tick of that reorder.
     pub(crate) unsorted: usize,
     pub(crate) reordered_at: u64,
+    /// Whether a query between steps built the spatial grid since the last step or move (for a
+    /// step of `workspace::QUERY_DT`): the next step then uses that grid as it is instead of
+    /// building one for its own `dt`, so a rebuilt workspace must build it the same way.
+    pub(crate) grid_built_by_query: bool,
 }
 
 impl SimState {
@@ -62,6 +66,7 @@ impl SimState {
             layout: 0,
             unsorted: 0,
             reordered_at: 0,
+            grid_built_by_query: false,
             settings,
         }
     }

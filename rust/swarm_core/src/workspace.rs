@@ -21,6 +21,9 @@ use crate::stats::StepStats;
 use crate::steering::pressure;
 use crate::step::chunk::CHUNK;
 
+/// The step length a query between steps builds the grid for (its cell size).
+pub const QUERY_DT: f32 = 1.0 / 60.0;
+
 pub struct Workspace {
     /// The spatial grid, valid for the agents' positions unless `grid_dirty`.
     pub(crate) grid: SpatialGrid,
@@ -68,7 +71,7 @@ impl Workspace {
             .thread_name(|i| format!("swarm-{i}"))
             .build()
             .expect("rayon thread pool");
-        Self {
+        let mut ws = Self {
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
             pending_bounds: None,
@@ -89,7 +92,9 @@ impl Workspace {
             partials: Vec::with_capacity(cap / CHUNK + 1),
             stats: StepStats { ticks: state.ticks, ..StepStats::default() },
             pool: Arc::new(pool),
-        }
+        };
+        ws.restore_query_grid(state);
+        ws
     }
 
     /// Forgets every derived cache (the buffers keep their memory): the grid is rebuilt before
@@ -99,6 +104,7 @@ impl Workspace {
         self.positions_changed();
         self.events.clear();
         self.stats = StepStats { ticks: state.ticks, ..StepStats::default() };
+        self.restore_query_grid(state);
     }
 
     /// Something other than a step moved, added or removed agents: the grid is rebuilt before
@@ -115,11 +121,24 @@ impl Workspace {
         self.grid_dirty = false;
     }
 
-    /// The grid for queries between steps: rebuilt (on the pool) if anything moved.
-    pub(crate) fn ensure_grid(&mut self, pos: &[Vec3], params: &[AgentParams]) {
-        if self.grid_dirty {
-            let pool = self.pool.clone();
-            pool.install(|| self.rebuild_grid(pos, params, 1.0 / 60.0));
+    /// The grid for queries between steps: rebuilt (on the pool, cell size for a step of
+    /// `QUERY_DT`) if anything moved; returns whether it was rebuilt.
+    pub(crate) fn ensure_grid(&mut self, pos: &[Vec3], params: &[AgentParams]) -> bool {
+        if !self.grid_dirty {
+            return false;
+        }
+        let pool = self.pool.clone();
+        pool.install(|| self.rebuild_grid(pos, params, QUERY_DT));
+        true
+    }
+
+    /// A fresh workspace's grid is dirty, so the next step would build it for that step's `dt`;
+    /// when the world's grid had been built by a query since the last step (for `QUERY_DT`, and
+    /// the next step uses it as it is), it is built that way again so the next step sees the
+    /// same grid.
+    fn restore_query_grid(&mut self, state: &SimState) {
+        if state.grid_built_by_query {
+            self.ensure_grid(&state.agents.pos, &state.agents.params);
         }
     }
 }

@@ -246,7 +246,7 @@ impl World {
             seed,
             retarget_timer: 0.0,
         });
-        self.ws.positions_changed();
+        self.positions_changed();
         self.state.layout += 1;
         self.state.unsorted += 1;
         Ok(id)
@@ -256,6 +256,21 @@ impl World {
     /// despawn, or the periodic reorder): per-index caches outside the world (visuals) compare it.
     pub fn layout_revision(&self) -> u64 {
         self.state.layout
+    }
+
+    /// Something other than a step moved, added or removed agents: the grid is rebuilt before
+    /// its next use, with fresh bounds.
+    fn positions_changed(&mut self) {
+        self.ws.positions_changed();
+        self.state.grid_built_by_query = false;
+    }
+
+    /// The grid for a query between steps (rebuilt if anything moved; the state remembers that a
+    /// query built it, see `SimState::grid_built_by_query`).
+    fn ensure_grid(&mut self) {
+        if self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params) {
+            self.state.grid_built_by_query = true;
+        }
     }
 
     /// Removes an agent; false for a stale or unknown id.
@@ -268,7 +283,7 @@ impl World {
             self.state.unsorted += 1;
         }
         self.state.ids.release(id);
-        self.ws.positions_changed();
+        self.positions_changed();
         self.state.layout += 1;
         true
     }
@@ -296,7 +311,7 @@ impl World {
 
     /// The spatial grid for the agents' current positions (rebuilt first if anything moved).
     pub fn grid(&mut self) -> &SpatialGrid {
-        self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params);
+        self.ensure_grid();
         &self.ws.grid
     }
 
@@ -322,7 +337,7 @@ impl World {
         if !center.is_finite() || !radius.is_finite() || radius < 0.0 {
             return;
         }
-        self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params);
+        self.ensure_grid();
         let mut idx = Vec::new();
         self.ws.grid.query_radius(Vec2::new(center.x, center.z), radius, &mut idx);
         idx.sort_unstable();
@@ -339,7 +354,7 @@ impl World {
         (self.state.agents.pos[i], self.state.agents.cell[i]) = self.place(position);
         self.state.agents.vel[i] = Vec3::ZERO;
         self.state.agents.steer[i] = Vec2::ZERO;
-        self.ws.positions_changed();
+        self.positions_changed();
         true
     }
 
@@ -386,7 +401,7 @@ impl World {
             self.state.agents.pos[i] = p;
             self.state.agents.cell[i] = c;
         }
-        self.ws.positions_changed();
+        self.positions_changed();
     }
 
     pub fn surface(&self) -> Option<&SurfaceNav> {
@@ -459,7 +474,7 @@ impl World {
         if !min.is_finite() || !max.is_finite() || max.cmplt(min).any() {
             return false;
         }
-        self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params);
+        self.ensure_grid();
         let (lo, hi) = (Vec2::new(min.x, min.z), Vec2::new(max.x, max.z));
         let center = (lo + hi) * 0.5;
         let half = (hi - lo) * 0.5;
@@ -699,7 +714,7 @@ impl World {
         if !from.is_finite() || !to.is_finite() {
             return None;
         }
-        self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params);
+        self.ensure_grid();
         let (a, b) = (Vec2::new(from.x, from.z), Vec2::new(to.x, to.z));
         let seg = b - a;
         let len = seg.length();

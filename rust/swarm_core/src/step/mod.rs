@@ -38,6 +38,8 @@ pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     state.ticks += 1;
     ws.stats.ticks = state.ticks;
     state.time += dt as f64;
+    // Whatever grid a query built is used (or replaced) by this step, which leaves it dirty.
+    state.grid_built_by_query = false;
 
     let pool = ws.pool.clone();
     ws.stats.active_targets = select_targets::select_targets(
