@@ -1,11 +1,11 @@
-//! Storing a `SurfaceGrid`: serde (through `SurfaceGridData`, links and span columns derived
-//! again on load, every inconsistency an error) and compact little-endian bytes.
+//! Storing a `SurfaceGrid`, in one format: its serde form (through `SurfaceGridData`: links and
+//! span columns are derived again on load, every inconsistency an error), which a saved world
+//! holds, and which `to_bytes` writes with a magic and version for the flow-field resource.
 
 use glam::Vec3;
 use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::flow_field::surface::{BakeError, BakeParams, SurfaceGrid};
-use crate::flow_field::surface_bake::check_layout;
 
 /// What is stored: links and span columns are derived again on load.
 #[derive(Serialize, Deserialize)]
@@ -73,80 +73,32 @@ impl<'de> Deserialize<'de> for SurfaceGrid {
 }
 
 impl SurfaceGrid {
-    /// Compact little-endian bytes for storage (links are derived again on load).
+    /// The grid as stored in a `SwarmFlowFieldData` resource: a 4-byte magic and a format
+    /// version, then the grid's serde form (the same one a saved world holds) in postcard.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let n = self.height.len();
-        let mut out = Vec::with_capacity(64 + self.column_start.len() * 4 + n * 5);
+        let mut out = Vec::with_capacity(16 + self.column_start.len() * 3 + self.height.len() * 5);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&VERSION.to_le_bytes());
-        for v in [self.origin.x, self.origin.y, self.origin.z, self.cell_size] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&self.dims_x.to_le_bytes());
-        out.extend_from_slice(&self.dims_z.to_le_bytes());
-        for v in [self.params.agent_height, self.params.max_step_height, self.params.clearance_radius] {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend_from_slice(&(n as u32).to_le_bytes());
-        for v in &self.column_start {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        for v in &self.height {
-            out.extend_from_slice(&v.to_le_bytes());
-        }
-        out.extend(self.walkable.iter().map(|&w| w as u8));
-        out
+        postcard::to_extend(self, out).expect("a Vec grows as needed")
     }
 
-    /// Reads `to_bytes` output; any inconsistency is an error, never a panic.
+    /// Reads `to_bytes` output. Damaged, truncated, foreign or other-version bytes (and
+    /// anything left after the grid) are an error, never a panic; every length read is bounded
+    /// by the bytes actually present before anything is allocated for it.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, BakeError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(4)? != MAGIC || r.u32()? != VERSION {
+        let rest = bytes.strip_prefix(MAGIC.as_slice()).ok_or(BakeError::BadBytes)?;
+        let (version, rest) = rest.split_first_chunk::<4>().ok_or(BakeError::BadBytes)?;
+        if u32::from_le_bytes(*version) != VERSION {
             return Err(BakeError::BadBytes);
         }
-        let origin = Vec3::new(r.f32()?, r.f32()?, r.f32()?);
-        let cell_size = r.f32()?;
-        let dims_x = r.u32()?;
-        let dims_z = r.u32()?;
-        let params = BakeParams { agent_height: r.f32()?, max_step_height: r.f32()?, clearance_radius: r.f32()? };
-        let n = r.u32()? as usize;
-        let cols = check_layout(cell_size, dims_x, dims_z, &params)?;
-        // Sizes are checked against the bytes present before anything is allocated.
-        if r.remaining() != (cols + 1) * 4 + n * 5 {
+        let (data, left): (SurfaceGridData, &[u8]) = postcard::take_from_bytes(rest).map_err(|_| BakeError::BadBytes)?;
+        if !left.is_empty() {
             return Err(BakeError::BadBytes);
         }
-        let column_start = (0..=cols).map(|_| r.u32()).collect::<Result<Vec<_>, _>>()?;
-        let height = (0..n).map(|_| r.f32()).collect::<Result<Vec<_>, _>>()?;
-        let walkable = r.take(n)?.iter().map(|&b| b != 0).collect();
-        Self::from_parts(origin, cell_size, dims_x, dims_z, params, column_start, height, walkable)
+        SurfaceGrid::try_from(data)
     }
 }
 
 const MAGIC: &[u8; 4] = b"SWSG";
-const VERSION: u32 = 1;
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], BakeError> {
-        let end = self.at.checked_add(n).filter(|&e| e <= self.bytes.len()).ok_or(BakeError::BadBytes)?;
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn remaining(&self) -> usize {
-        self.bytes.len() - self.at
-    }
-
-    fn u32(&mut self) -> Result<u32, BakeError> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into().unwrap()))
-    }
-
-    fn f32(&mut self) -> Result<f32, BakeError> {
-        Ok(f32::from_le_bytes(self.take(4)?.try_into().unwrap()))
-    }
-}
+/// 1 was a hand-written layout; 2 is the serde form.
+const VERSION: u32 = 2;
