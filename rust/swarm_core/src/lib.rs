@@ -7,6 +7,7 @@
 mod agent_step;
 pub mod agents;
 pub mod body_blocking;
+pub mod bounds;
 pub mod camera;
 pub mod combat;
 pub mod config;
@@ -16,6 +17,7 @@ pub mod lod;
 pub mod movement;
 pub mod noise;
 pub mod perception;
+pub mod sanitize;
 pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;
