@@ -2,6 +2,7 @@
 //! findings, and the binding's own checks of node fields, each naming the owner and field.
 
 use godot::prelude::*;
+use swarm_core::flow_field::bake::BakeBounds;
 use swarm_core::glam::Vec3;
 use swarm_core::sanitize::{End, Finding, Reason};
 use swarm_core::Range;
@@ -51,6 +52,11 @@ impl Checker {
         }
         v
     }
+}
+
+/// A Godot box as the bake's bounds.
+pub fn to_bake_bounds(b: Aabb) -> BakeBounds {
+    BakeBounds { position: to_vec3(b.position), size: to_vec3(b.size) }
 }
 
 /// A `Vector2(min, max)` as a core range, unchecked (the core's `checked` orders and bounds it).
