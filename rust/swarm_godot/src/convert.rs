@@ -95,3 +95,44 @@ pub fn resource_name(r: &Gd<godot::classes::Resource>, class: &str) -> String {
         format!("{class} '{p}'")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use swarm_core::bounds::{behavior, movement, perception};
+
+    fn messages(f: impl FnOnce(&mut Vec<Finding>)) -> Vec<String> {
+        let mut findings = Vec::new();
+        f(&mut findings);
+        let mut out = Vec::new();
+        report_findings("Owner", &findings, &mut out);
+        out
+    }
+
+    #[test]
+    fn findings_read_as_the_resource_messages() {
+        let m = messages(|f| {
+            perception::SIGHT_DISTANCE.check(-5.0, f);
+            perception::SIGHT_OCCLUSION.narrow::<i64>(7, f);
+            behavior::IDLE_PERIOD.check(f32::NAN, f);
+        });
+        assert_eq!(
+            m,
+            [
+                "Owner: sight_distance = -5 is outside 0..1000000; using 0",
+                "Owner: sight_occlusion = 7 is outside 0..2; using 2",
+                "Owner: idle_period = NaN is not a number; using 2",
+            ]
+        );
+        let m = messages(|f| {
+            Range::new(6.0, f32::INFINITY).checked(&movement::MAX_SPEED, f);
+        });
+        assert_eq!(
+            m,
+            [
+                "Owner: max_speed.y (max) = inf is not a number; using 4.5",
+                "Owner: max_speed has min 6 above max 4.5; swapping them",
+            ]
+        );
+    }
+}
