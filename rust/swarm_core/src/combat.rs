@@ -8,7 +8,8 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::sanitize::finite_clamp;
+use crate::bounds::attack as ab;
+use crate::sanitize::Finding;
 
 /// How an archetype attacks. Optional on the archetype.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -33,30 +34,34 @@ impl Default for AttackProfile {
     fn default() -> Self {
         Self {
             swing_enabled: true,
-            swing_reach: 1.8,
-            swing_damage: 10.0,
-            swing_windup: 0.35,
-            swing_recovery: 0.3,
-            swing_cooldown: 0.8,
+            swing_reach: ab::SWING_REACH.default,
+            swing_damage: ab::SWING_DAMAGE.default,
+            swing_windup: ab::SWING_WINDUP.default,
+            swing_recovery: ab::SWING_RECOVERY.default,
+            swing_cooldown: ab::SWING_COOLDOWN.default,
             contact_enabled: false,
-            contact_damage_per_second: 5.0,
-            contact_pushback: 0.5,
+            contact_damage_per_second: ab::CONTACT_DAMAGE_PER_SECOND.default,
+            contact_pushback: ab::CONTACT_PUSHBACK.default,
         }
     }
 }
 
 impl AttackProfile {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        self.swing_reach = finite_clamp(self.swing_reach, 0.0, 1000.0, d.swing_reach);
-        self.swing_damage = finite_clamp(self.swing_damage, 0.0, 1e9, d.swing_damage);
-        self.swing_windup = finite_clamp(self.swing_windup, 0.0, 60.0, d.swing_windup);
-        self.swing_recovery = finite_clamp(self.swing_recovery, 0.0, 60.0, d.swing_recovery);
-        self.swing_cooldown = finite_clamp(self.swing_cooldown, 0.0, 600.0, d.swing_cooldown);
-        self.contact_damage_per_second =
-            finite_clamp(self.contact_damage_per_second, 0.0, 1e9, d.contact_damage_per_second);
-        self.contact_pushback = finite_clamp(self.contact_pushback, 0.0, 1000.0, d.contact_pushback);
+    /// Every field within its bound; what had to change goes to `out`.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.swing_reach = ab::SWING_REACH.check(self.swing_reach, out);
+        self.swing_damage = ab::SWING_DAMAGE.check(self.swing_damage, out);
+        self.swing_windup = ab::SWING_WINDUP.check(self.swing_windup, out);
+        self.swing_recovery = ab::SWING_RECOVERY.check(self.swing_recovery, out);
+        self.swing_cooldown = ab::SWING_COOLDOWN.check(self.swing_cooldown, out);
+        self.contact_damage_per_second = ab::CONTACT_DAMAGE_PER_SECOND.check(self.contact_damage_per_second, out);
+        self.contact_pushback = ab::CONTACT_PUSHBACK.check(self.contact_pushback, out);
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 }
 

@@ -1,11 +1,14 @@
 //! Plain configuration data the simulation reads: world settings, archetypes and their
-//! behaviour and movement profiles. Every value is validated once by `sanitized()` so the
-//! step never sees a NaN, a negative radius or an inverted range.
+//! behaviour and movement profiles. Defaults and bounds come from `bounds`; every value is
+//! validated once by `checked()` (which returns what it changed as findings, for the engine
+//! layer to report) or `sanitized()` (the same, silently), so the step never sees a NaN, a
+//! negative radius or an inverted range.
 
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::{archetype as ab, behavior as bb, movement as mb, perception as pb, world as wb};
 use crate::lod::LodSettings;
-pub use crate::sanitize::finite_clamp;
+use crate::sanitize::{Finding, RangeBound};
 
 /// A closed range `min..=max` sampled once per agent at spawn.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -21,12 +24,15 @@ impl Range {
     pub const fn fixed(v: f32) -> Self {
         Self { min: v, max: v }
     }
-    /// Clamps both ends into `lo..=hi`, replaces NaN by `fallback` and orders the ends.
-    pub fn sanitized(self, lo: f32, hi: f32, fallback: Range) -> Range {
-        let fix = |v: f32, f: f32| if v.is_finite() { v.clamp(lo, hi) } else { f };
-        let a = fix(self.min, fallback.min);
-        let b = fix(self.max, fallback.max);
-        Range { min: a.min(b), max: a.max(b) }
+    /// The default of the pair setting `b`.
+    pub const fn default_of(b: &RangeBound) -> Self {
+        Self { min: b.default.0, max: b.default.1 }
+    }
+    /// Both ends within `b` (NaN replaced by the end's default), in order; what had to change
+    /// goes to `out`.
+    pub fn checked(self, b: &RangeBound, out: &mut Vec<Finding>) -> Range {
+        let (min, max) = b.check((self.min, self.max), out);
+        Range { min, max }
     }
     /// Linear interpolation at `t` in 0..1.
     pub fn at(self, t: f32) -> f32 {
@@ -75,45 +81,50 @@ pub struct WorldSettings {
 impl Default for WorldSettings {
     fn default() -> Self {
         Self {
-            max_agents: 20_000,
+            max_agents: wb::MAX_AGENTS.default as usize,
             body_blocking: true,
-            body_blocking_iterations: 2,
-            ground_height: 0.0,
-            max_active_target_count: 10,
-            target_stickiness: 0.8,
-            retarget_interval: 0.5,
-            retarget_hysteresis: 0.15,
-            agent_height: 1.8,
-            worker_threads: 0,
+            body_blocking_iterations: wb::BODY_BLOCKING_ITERATIONS.default as u32,
+            ground_height: wb::GROUND_HEIGHT.default,
+            max_active_target_count: wb::MAX_ACTIVE_TARGET_COUNT.default as usize,
+            target_stickiness: wb::TARGET_STICKINESS.default,
+            retarget_interval: wb::RETARGET_INTERVAL.default,
+            retarget_hysteresis: wb::RETARGET_HYSTERESIS.default,
+            agent_height: wb::AGENT_HEIGHT.default,
+            worker_threads: wb::WORKER_THREADS.default as usize,
             surface_flow_enforce_cell_boundaries: true,
-            surface_flow_rebake_interval: 0.5,
+            surface_flow_rebake_interval: wb::SURFACE_FLOW_REBAKE_INTERVAL.default,
             lod: LodSettings::default(),
             dormancy_enabled: true,
-            dormancy_distance: 80.0,
-            dormancy_delay: 3.0,
+            dormancy_distance: wb::DORMANCY_DISTANCE.default,
+            dormancy_delay: wb::DORMANCY_DELAY.default,
             seed: 1,
         }
     }
 }
 
 impl WorldSettings {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        self.max_agents = self.max_agents.clamp(1, 4_000_000);
-        self.body_blocking_iterations = self.body_blocking_iterations.clamp(1, 8);
-        self.ground_height = finite_clamp(self.ground_height, -1e6, 1e6, 0.0);
-        self.max_active_target_count = self.max_active_target_count.clamp(1, 1024);
-        self.target_stickiness = finite_clamp(self.target_stickiness, 0.1, 1.0, d.target_stickiness);
-        self.retarget_interval = finite_clamp(self.retarget_interval, 0.0, 60.0, d.retarget_interval);
-        self.retarget_hysteresis = finite_clamp(self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis);
-        self.worker_threads = self.worker_threads.min(256);
-        self.agent_height = finite_clamp(self.agent_height, 0.01, 1000.0, d.agent_height);
-        self.lod = self.lod.sanitized();
+    /// Every field within its bound; what had to change goes to `out`.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.max_agents = wb::MAX_AGENTS.check(self.max_agents, out);
+        self.body_blocking_iterations = wb::BODY_BLOCKING_ITERATIONS.check(self.body_blocking_iterations, out);
+        self.ground_height = wb::GROUND_HEIGHT.check(self.ground_height, out);
+        self.max_active_target_count = wb::MAX_ACTIVE_TARGET_COUNT.check(self.max_active_target_count, out);
+        self.target_stickiness = wb::TARGET_STICKINESS.check(self.target_stickiness, out);
+        self.retarget_interval = wb::RETARGET_INTERVAL.check(self.retarget_interval, out);
+        self.retarget_hysteresis = wb::RETARGET_HYSTERESIS.check(self.retarget_hysteresis, out);
+        self.agent_height = wb::AGENT_HEIGHT.check(self.agent_height, out);
+        self.worker_threads = wb::WORKER_THREADS.check(self.worker_threads, out);
         self.surface_flow_rebake_interval =
-            finite_clamp(self.surface_flow_rebake_interval, 0.0, 3600.0, d.surface_flow_rebake_interval);
-        self.dormancy_distance = finite_clamp(self.dormancy_distance, 0.0, 1e6, d.dormancy_distance);
-        self.dormancy_delay = finite_clamp(self.dormancy_delay, 0.0, 3600.0, d.dormancy_delay);
+            wb::SURFACE_FLOW_REBAKE_INTERVAL.check(self.surface_flow_rebake_interval, out);
+        self.lod = self.lod.checked(out);
+        self.dormancy_distance = wb::DORMANCY_DISTANCE.check(self.dormancy_distance, out);
+        self.dormancy_delay = wb::DORMANCY_DELAY.check(self.dormancy_delay, out);
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 }
 
@@ -127,6 +138,17 @@ pub enum OrientationMode {
     FaceGoal,
     /// Blend goal and velocity directions by their weights.
     FaceGoalWithVelocityBlend,
+}
+
+impl OrientationMode {
+    /// The mode at `index` (0, 1, 2 in declaration order); anything else faces velocity.
+    pub fn from_index(index: i64) -> Self {
+        match index {
+            1 => Self::FaceGoal,
+            2 => Self::FaceGoalWithVelocityBlend,
+            _ => Self::FaceVelocity,
+        }
+    }
 }
 
 /// Speed, acceleration and turning, as ranges sampled per agent.
@@ -149,31 +171,36 @@ pub struct MovementProfile {
 impl Default for MovementProfile {
     fn default() -> Self {
         Self {
-            max_speed: Range::new(3.5, 4.5),
-            max_acceleration: Range::new(10.0, 14.0),
-            braking_acceleration: Range::new(14.0, 18.0),
-            steering_response: Range::new(0.08, 0.15),
-            max_turn_speed: Range::new(360.0, 540.0),
-            max_turn_acceleration: Range::new(2000.0, 3000.0),
-            orientation_mode: OrientationMode::FaceVelocity,
-            goal_facing_weight: 1.0,
-            velocity_facing_weight: 1.0,
+            max_speed: Range::default_of(&mb::MAX_SPEED),
+            max_acceleration: Range::default_of(&mb::MAX_ACCELERATION),
+            braking_acceleration: Range::default_of(&mb::BRAKING_ACCELERATION),
+            steering_response: Range::default_of(&mb::STEERING_RESPONSE),
+            max_turn_speed: Range::default_of(&mb::MAX_TURN_SPEED),
+            max_turn_acceleration: Range::default_of(&mb::MAX_TURN_ACCELERATION),
+            orientation_mode: OrientationMode::from_index(mb::ORIENTATION_MODE.default),
+            goal_facing_weight: mb::GOAL_FACING_WEIGHT.default,
+            velocity_facing_weight: mb::VELOCITY_FACING_WEIGHT.default,
         }
     }
 }
 
 impl MovementProfile {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        self.max_speed = self.max_speed.sanitized(0.0, 1000.0, d.max_speed);
-        self.max_acceleration = self.max_acceleration.sanitized(0.0, 10_000.0, d.max_acceleration);
-        self.braking_acceleration = self.braking_acceleration.sanitized(0.0, 10_000.0, d.braking_acceleration);
-        self.steering_response = self.steering_response.sanitized(0.0, 10.0, d.steering_response);
-        self.max_turn_speed = self.max_turn_speed.sanitized(0.0, 100_000.0, d.max_turn_speed);
-        self.max_turn_acceleration = self.max_turn_acceleration.sanitized(0.0, 1_000_000.0, d.max_turn_acceleration);
-        self.goal_facing_weight = finite_clamp(self.goal_facing_weight, 0.0, 100.0, 1.0);
-        self.velocity_facing_weight = finite_clamp(self.velocity_facing_weight, 0.0, 100.0, 1.0);
+    /// Every field within its bound; what had to change goes to `out`.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.max_speed = self.max_speed.checked(&mb::MAX_SPEED, out);
+        self.max_acceleration = self.max_acceleration.checked(&mb::MAX_ACCELERATION, out);
+        self.braking_acceleration = self.braking_acceleration.checked(&mb::BRAKING_ACCELERATION, out);
+        self.steering_response = self.steering_response.checked(&mb::STEERING_RESPONSE, out);
+        self.max_turn_speed = self.max_turn_speed.checked(&mb::MAX_TURN_SPEED, out);
+        self.max_turn_acceleration = self.max_turn_acceleration.checked(&mb::MAX_TURN_ACCELERATION, out);
+        self.goal_facing_weight = mb::GOAL_FACING_WEIGHT.check(self.goal_facing_weight, out);
+        self.velocity_facing_weight = mb::VELOCITY_FACING_WEIGHT.check(self.velocity_facing_weight, out);
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 }
 
@@ -265,97 +292,102 @@ impl Default for BehaviorProfile {
     fn default() -> Self {
         Self {
             use_approach: true,
-            approach_weight: 1.0,
-            surround_radius: 1.5,
-            surround_near_band: 8.0,
-            arrival_distance: 1.5,
-            trail_time: 0.3,
+            approach_weight: bb::APPROACH_WEIGHT.default,
+            surround_radius: bb::SURROUND_RADIUS.default,
+            surround_near_band: bb::SURROUND_NEAR_BAND.default,
+            arrival_distance: bb::ARRIVAL_DISTANCE.default,
+            trail_time: bb::TRAIL_TIME.default,
             use_personal_space: true,
-            spacing_strength: 1.0,
-            spacing_radius: 1.2,
-            spacing_max_samples: 8,
+            spacing_strength: bb::SPACING_STRENGTH.default,
+            spacing_radius: bb::SPACING_RADIUS.default,
+            spacing_max_samples: bb::SPACING_MAX_SAMPLES.default as u32,
             use_idle_motion: true,
-            idle_weight: 0.25,
-            idle_strength: 0.3,
-            idle_period: 2.0,
+            idle_weight: bb::IDLE_WEIGHT.default,
+            idle_strength: bb::IDLE_STRENGTH.default,
+            idle_period: bb::IDLE_PERIOD.default,
             use_surround_shape: false,
-            combat_standoff: 1.2,
-            surround_width: 1.0,
-            surround_spacing: 0.9,
-            lane_slide_strength: 0.6,
+            combat_standoff: bb::COMBAT_STANDOFF.default,
+            surround_width: bb::SURROUND_WIDTH.default,
+            surround_spacing: bb::SURROUND_SPACING.default,
+            lane_slide_strength: bb::LANE_SLIDE_STRENGTH.default,
             use_hold_nearby: false,
-            hold_strength: 0.4,
-            hold_radius: 4.0,
-            hold_max_samples: 8,
+            hold_strength: bb::HOLD_STRENGTH.default,
+            hold_radius: bb::HOLD_RADIUS.default,
+            hold_max_samples: bb::HOLD_MAX_SAMPLES.default as u32,
             use_predictive: false,
-            predictive_weight: 1.0,
-            look_ahead_time: 0.8,
-            max_prediction_distance: 8.0,
+            predictive_weight: bb::PREDICTIVE_WEIGHT.default,
+            look_ahead_time: bb::LOOK_AHEAD_TIME.default,
+            max_prediction_distance: bb::MAX_PREDICTION_DISTANCE.default,
             use_retreat: false,
-            retreat_weight: 1.5,
-            retreat_start_distance: 2.0,
-            retreat_stop_distance: 7.0,
+            retreat_weight: bb::RETREAT_WEIGHT.default,
+            retreat_start_distance: bb::RETREAT_START_DISTANCE.default,
+            retreat_stop_distance: bb::RETREAT_STOP_DISTANCE.default,
             use_pressure: false,
-            strike_distance: 1.6,
-            max_active_attackers: 3,
-            turn_taking_cycle: 4.0,
-            press_window: 2.0,
-            queue_gap: 1.5,
-            queue_circle_strength: 0.5,
+            strike_distance: bb::STRIKE_DISTANCE.default,
+            max_active_attackers: bb::MAX_ACTIVE_ATTACKERS.default as u32,
+            turn_taking_cycle: bb::TURN_TAKING_CYCLE.default,
+            press_window: bb::PRESS_WINDOW.default,
+            queue_gap: bb::QUEUE_GAP.default,
+            queue_circle_strength: bb::QUEUE_CIRCLE_STRENGTH.default,
             use_orbit: false,
-            orbit_weight: 1.0,
-            orbit_radius: 7.0,
-            orbit_direction: 0,
+            orbit_weight: bb::ORBIT_WEIGHT.default,
+            orbit_radius: bb::ORBIT_RADIUS.default,
+            orbit_direction: bb::ORBIT_DIRECTION.default as i32,
             use_out_of_sight: false,
-            sight_distance: 25.0,
-            follow_radius: 8.0,
-            follow_max_samples: 8,
+            sight_distance: bb::SIGHT_DISTANCE.default,
+            follow_radius: bb::FOLLOW_RADIUS.default,
+            follow_max_samples: bb::FOLLOW_MAX_SAMPLES.default as u32,
         }
     }
 }
 
 impl BehaviorProfile {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        self.approach_weight = finite_clamp(self.approach_weight, 0.0, 1000.0, d.approach_weight);
-        self.surround_radius = finite_clamp(self.surround_radius, 0.0, 1000.0, d.surround_radius);
-        self.surround_near_band = finite_clamp(self.surround_near_band, 0.0, 10_000.0, d.surround_near_band);
-        self.arrival_distance = finite_clamp(self.arrival_distance, 0.0, 1000.0, d.arrival_distance);
-        self.trail_time = finite_clamp(self.trail_time, 0.0, 10.0, d.trail_time);
-        self.spacing_strength = finite_clamp(self.spacing_strength, 0.0, 1000.0, d.spacing_strength);
-        self.spacing_radius = finite_clamp(self.spacing_radius, 0.0, 100.0, d.spacing_radius);
-        self.spacing_max_samples = self.spacing_max_samples.clamp(1, 64);
-        self.idle_weight = finite_clamp(self.idle_weight, 0.0, 1000.0, d.idle_weight);
-        self.idle_strength = finite_clamp(self.idle_strength, 0.0, 1.0, d.idle_strength);
-        self.idle_period = finite_clamp(self.idle_period, 0.05, 60.0, d.idle_period);
-        self.combat_standoff = finite_clamp(self.combat_standoff, 0.0, 1000.0, d.combat_standoff);
-        self.surround_width = finite_clamp(self.surround_width, 0.05, 100.0, d.surround_width);
-        self.surround_spacing = finite_clamp(self.surround_spacing, 0.05, 100.0, d.surround_spacing);
-        self.lane_slide_strength = finite_clamp(self.lane_slide_strength, 0.0, 10.0, d.lane_slide_strength);
-        self.hold_strength = finite_clamp(self.hold_strength, 0.0, 1000.0, d.hold_strength);
-        self.hold_radius = finite_clamp(self.hold_radius, 0.0, 100.0, d.hold_radius);
-        self.hold_max_samples = self.hold_max_samples.clamp(1, 64);
-        self.predictive_weight = finite_clamp(self.predictive_weight, 0.0, 1000.0, d.predictive_weight);
-        self.look_ahead_time = finite_clamp(self.look_ahead_time, 0.0, 10.0, d.look_ahead_time);
-        self.max_prediction_distance =
-            finite_clamp(self.max_prediction_distance, 0.0, 1000.0, d.max_prediction_distance);
-        self.retreat_weight = finite_clamp(self.retreat_weight, 0.0, 1000.0, d.retreat_weight);
-        self.retreat_start_distance = finite_clamp(self.retreat_start_distance, 0.0, 1000.0, d.retreat_start_distance);
-        self.retreat_stop_distance = finite_clamp(self.retreat_stop_distance, 0.0, 1000.0, d.retreat_stop_distance)
-            .max(self.retreat_start_distance);
-        self.strike_distance = finite_clamp(self.strike_distance, 0.0, 1000.0, d.strike_distance);
-        self.max_active_attackers = self.max_active_attackers.min(1024);
-        self.turn_taking_cycle = finite_clamp(self.turn_taking_cycle, 0.05, 600.0, d.turn_taking_cycle);
-        self.press_window = finite_clamp(self.press_window, 0.0, 600.0, d.press_window).min(self.turn_taking_cycle);
-        self.queue_gap = finite_clamp(self.queue_gap, 0.0, 100.0, d.queue_gap);
-        self.queue_circle_strength = finite_clamp(self.queue_circle_strength, 0.0, 10.0, d.queue_circle_strength);
-        self.orbit_weight = finite_clamp(self.orbit_weight, 0.0, 1000.0, d.orbit_weight);
-        self.orbit_radius = finite_clamp(self.orbit_radius, 0.0, 1000.0, d.orbit_radius);
-        self.orbit_direction = self.orbit_direction.signum();
-        self.sight_distance = finite_clamp(self.sight_distance, 0.0, 1e6, d.sight_distance);
-        self.follow_radius = finite_clamp(self.follow_radius, 0.0, 100.0, d.follow_radius);
-        self.follow_max_samples = self.follow_max_samples.clamp(1, 64);
+    /// Every field within its bound; what had to change goes to `out`. Then, silently: the
+    /// retreat stops no nearer than it starts, and the press window fits in the turn-taking cycle.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.approach_weight = bb::APPROACH_WEIGHT.check(self.approach_weight, out);
+        self.surround_radius = bb::SURROUND_RADIUS.check(self.surround_radius, out);
+        self.surround_near_band = bb::SURROUND_NEAR_BAND.check(self.surround_near_band, out);
+        self.arrival_distance = bb::ARRIVAL_DISTANCE.check(self.arrival_distance, out);
+        self.trail_time = bb::TRAIL_TIME.check(self.trail_time, out);
+        self.spacing_strength = bb::SPACING_STRENGTH.check(self.spacing_strength, out);
+        self.spacing_radius = bb::SPACING_RADIUS.check(self.spacing_radius, out);
+        self.spacing_max_samples = bb::SPACING_MAX_SAMPLES.check(self.spacing_max_samples, out);
+        self.idle_weight = bb::IDLE_WEIGHT.check(self.idle_weight, out);
+        self.idle_strength = bb::IDLE_STRENGTH.check(self.idle_strength, out);
+        self.idle_period = bb::IDLE_PERIOD.check(self.idle_period, out);
+        self.combat_standoff = bb::COMBAT_STANDOFF.check(self.combat_standoff, out);
+        self.surround_width = bb::SURROUND_WIDTH.check(self.surround_width, out);
+        self.surround_spacing = bb::SURROUND_SPACING.check(self.surround_spacing, out);
+        self.lane_slide_strength = bb::LANE_SLIDE_STRENGTH.check(self.lane_slide_strength, out);
+        self.hold_strength = bb::HOLD_STRENGTH.check(self.hold_strength, out);
+        self.hold_radius = bb::HOLD_RADIUS.check(self.hold_radius, out);
+        self.hold_max_samples = bb::HOLD_MAX_SAMPLES.check(self.hold_max_samples, out);
+        self.predictive_weight = bb::PREDICTIVE_WEIGHT.check(self.predictive_weight, out);
+        self.look_ahead_time = bb::LOOK_AHEAD_TIME.check(self.look_ahead_time, out);
+        self.max_prediction_distance = bb::MAX_PREDICTION_DISTANCE.check(self.max_prediction_distance, out);
+        self.retreat_weight = bb::RETREAT_WEIGHT.check(self.retreat_weight, out);
+        self.retreat_start_distance = bb::RETREAT_START_DISTANCE.check(self.retreat_start_distance, out);
+        self.retreat_stop_distance =
+            bb::RETREAT_STOP_DISTANCE.check(self.retreat_stop_distance, out).max(self.retreat_start_distance);
+        self.strike_distance = bb::STRIKE_DISTANCE.check(self.strike_distance, out);
+        self.max_active_attackers = bb::MAX_ACTIVE_ATTACKERS.check(self.max_active_attackers, out);
+        self.turn_taking_cycle = bb::TURN_TAKING_CYCLE.check(self.turn_taking_cycle, out);
+        self.press_window = bb::PRESS_WINDOW.check(self.press_window, out).min(self.turn_taking_cycle);
+        self.queue_gap = bb::QUEUE_GAP.check(self.queue_gap, out);
+        self.queue_circle_strength = bb::QUEUE_CIRCLE_STRENGTH.check(self.queue_circle_strength, out);
+        self.orbit_weight = bb::ORBIT_WEIGHT.check(self.orbit_weight, out);
+        self.orbit_radius = bb::ORBIT_RADIUS.check(self.orbit_radius, out);
+        self.orbit_direction = bb::ORBIT_DIRECTION.check(self.orbit_direction, out);
+        self.sight_distance = bb::SIGHT_DISTANCE.check(self.sight_distance, out);
+        self.follow_radius = bb::FOLLOW_RADIUS.check(self.follow_radius, out);
+        self.follow_max_samples = bb::FOLLOW_MAX_SAMPLES.check(self.follow_max_samples, out);
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 }
 
@@ -372,6 +404,17 @@ pub enum SightOcclusion {
     /// high route cost does). A route that cannot be measured reads as not blocked (seen).
     #[default]
     NavigationPath,
+}
+
+impl SightOcclusion {
+    /// The mode at `index` (0, 1, 2 in declaration order); anything else is `NavigationPath`.
+    pub fn from_index(index: i64) -> Self {
+        match index {
+            0 => Self::None,
+            1 => Self::PhysicsRay,
+            _ => Self::NavigationPath,
+        }
+    }
 }
 
 /// What an agent notices: sight, occlusion, memory, noise, alerts.
@@ -401,25 +444,29 @@ pub struct PerceptionProfile {
 impl Default for PerceptionProfile {
     fn default() -> Self {
         Self {
-            sight_distance: 30.0,
-            sight_occlusion: SightOcclusion::NavigationPath,
-            occlusion_detour_tolerance: 4.0,
-            forget_time: 10.0,
+            sight_distance: pb::SIGHT_DISTANCE.default,
+            sight_occlusion: SightOcclusion::from_index(pb::SIGHT_OCCLUSION.default),
+            occlusion_detour_tolerance: pb::OCCLUSION_DETOUR_TOLERANCE.default,
+            forget_time: pb::FORGET_TIME.default,
             search_enabled: true,
-            alert_spread_radius: 6.0,
+            alert_spread_radius: pb::ALERT_SPREAD_RADIUS.default,
         }
     }
 }
 
 impl PerceptionProfile {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        self.sight_distance = finite_clamp(self.sight_distance, 0.0, 1e6, d.sight_distance);
-        self.occlusion_detour_tolerance =
-            finite_clamp(self.occlusion_detour_tolerance, 0.0, 1e6, d.occlusion_detour_tolerance);
-        self.forget_time = finite_clamp(self.forget_time, 0.0, 1e6, d.forget_time);
-        self.alert_spread_radius = finite_clamp(self.alert_spread_radius, 0.0, 1000.0, d.alert_spread_radius);
+    /// Every field within its bound; what had to change goes to `out`.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.sight_distance = pb::SIGHT_DISTANCE.check(self.sight_distance, out);
+        self.occlusion_detour_tolerance = pb::OCCLUSION_DETOUR_TOLERANCE.check(self.occlusion_detour_tolerance, out);
+        self.forget_time = pb::FORGET_TIME.check(self.forget_time, out);
+        self.alert_spread_radius = pb::ALERT_SPREAD_RADIUS.check(self.alert_spread_radius, out);
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 }
 
@@ -441,9 +488,9 @@ pub struct Archetype {
 impl Default for Archetype {
     fn default() -> Self {
         Self {
-            agent_radius: 0.4,
-            push_resistance: 1.0,
-            max_health: 100.0,
+            agent_radius: ab::AGENT_RADIUS.default,
+            push_resistance: ab::PUSH_RESISTANCE.default,
+            max_health: ab::MAX_HEALTH.default,
             behavior: BehaviorProfile::default(),
             movement: MovementProfile::default(),
             attack: None,
@@ -453,16 +500,21 @@ impl Default for Archetype {
 }
 
 impl Archetype {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        self.agent_radius = finite_clamp(self.agent_radius, 0.01, 50.0, d.agent_radius);
-        self.push_resistance = finite_clamp(self.push_resistance, 0.01, 1000.0, d.push_resistance);
-        self.max_health = finite_clamp(self.max_health, 0.001, 1e9, d.max_health);
-        self.behavior = self.behavior.sanitized();
-        self.movement = self.movement.sanitized();
-        self.attack = self.attack.map(|a| a.sanitized());
-        self.perception = self.perception.map(|p| p.sanitized());
+    /// Every field, and every profile's, within its bound; what had to change goes to `out`.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.agent_radius = ab::AGENT_RADIUS.check(self.agent_radius, out);
+        self.push_resistance = ab::PUSH_RESISTANCE.check(self.push_resistance, out);
+        self.max_health = ab::MAX_HEALTH.check(self.max_health, out);
+        self.behavior = self.behavior.checked(out);
+        self.movement = self.movement.checked(out);
+        self.attack = self.attack.map(|a| a.checked(out));
+        self.perception = self.perception.map(|p| p.checked(out));
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 }
 
@@ -471,11 +523,64 @@ mod tests {
     use super::*;
 
     #[test]
-    fn range_sanitize_orders_and_replaces_nan() {
-        let r = Range::new(5.0, f32::NAN).sanitized(0.0, 10.0, Range::new(1.0, 2.0));
-        assert_eq!(r, Range::new(2.0, 5.0));
-        let r = Range::new(-3.0, 20.0).sanitized(0.0, 10.0, Range::fixed(1.0));
-        assert_eq!(r, Range::new(0.0, 10.0));
+    fn range_checked_orders_and_replaces_nan() {
+        let mut out = Vec::new();
+        let r = Range::new(5.0, f32::NAN).checked(&mb::STEERING_RESPONSE, &mut out);
+        assert_eq!(r, Range::new(0.15, 5.0));
+        let r = Range::new(-3.0, 2e6).checked(&mb::MAX_SPEED, &mut out);
+        assert_eq!(r, Range::new(0.0, 1000.0));
+        assert_eq!(out.len(), 4, "{out:?}");
+        assert!(out.iter().all(|f| f.field == "steering_response" || f.field == "max_speed"));
+    }
+
+    #[test]
+    fn defaults_pass_their_own_check() {
+        let a =
+            Archetype { attack: Some(Default::default()), perception: Some(Default::default()), ..Default::default() };
+        let mut out = Vec::new();
+        assert_eq!(a.clone().checked(&mut out), a);
+        assert_eq!(WorldSettings::default().checked(&mut out), WorldSettings::default());
+        assert!(out.is_empty(), "{out:?}");
+    }
+
+    #[test]
+    fn enum_defaults_match_their_index_bounds() {
+        assert_eq!(OrientationMode::from_index(mb::ORIENTATION_MODE.default), OrientationMode::default());
+        assert_eq!(SightOcclusion::from_index(pb::SIGHT_OCCLUSION.default), SightOcclusion::default());
+        assert_eq!(OrientationMode::from_index(mb::ORIENTATION_MODE.hi), OrientationMode::FaceGoalWithVelocityBlend);
+        assert_eq!(SightOcclusion::from_index(pb::SIGHT_OCCLUSION.lo), SightOcclusion::None);
+    }
+
+    #[test]
+    fn checked_names_each_bad_field_and_the_value_used() {
+        use crate::sanitize::{Reason, Value};
+        let mut b = BehaviorProfile::default();
+        b.spacing_radius = -2.0;
+        b.idle_period = f32::NAN;
+        b.hold_max_samples = 0;
+        b.orbit_direction = 5;
+        let mut out = Vec::new();
+        let b = b.checked(&mut out);
+        let fields: Vec<_> = out.iter().map(|f| f.field).collect();
+        assert_eq!(fields, ["spacing_radius", "idle_period", "hold_max_samples", "orbit_direction"]);
+        assert_eq!((b.spacing_radius, out[0].used), (0.0, Value::Float(0.0)));
+        assert_eq!(out[1].reason, Reason::NotANumber);
+        assert_eq!(b.idle_period, bb::IDLE_PERIOD.default);
+        assert_eq!((b.hold_max_samples, b.orbit_direction), (1, 1));
+        assert_eq!(out[3].reason, Reason::OutOfRange { lo: Value::Int(-1), hi: Value::Int(1) });
+    }
+
+    #[test]
+    fn cross_field_rules_apply_without_findings() {
+        let mut b = BehaviorProfile::default();
+        b.retreat_start_distance = 9.0;
+        b.retreat_stop_distance = 3.0;
+        b.turn_taking_cycle = 1.0;
+        b.press_window = 2.0;
+        let mut out = Vec::new();
+        let b = b.checked(&mut out);
+        assert_eq!((b.retreat_stop_distance, b.press_window), (9.0, 1.0));
+        assert!(out.is_empty());
     }
 
     #[test]

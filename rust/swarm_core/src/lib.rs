@@ -9,6 +9,7 @@ mod agent_step;
 pub mod agents;
 pub mod archetype;
 pub mod body_blocking;
+pub mod bounds;
 pub mod camera;
 pub mod combat;
 pub mod config;

@@ -23,6 +23,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::lod as lb;
+use crate::sanitize::Finding;
+
 pub const FULL: u8 = 0;
 pub const REDUCED: u8 = 1;
 pub const CHEAP: u8 = 2;
@@ -55,31 +58,36 @@ impl Default for LodSettings {
     fn default() -> Self {
         Self {
             enabled: true,
-            near_distance: 12.0,
-            mid_distance: 35.0,
-            hysteresis: 0.1,
-            full_quality_agent_cap: 512,
-            reduced_interval: 2,
-            reduced_sample_cap: 4,
-            cheap_interval: 4,
-            cheap_sample_cap: 2,
+            near_distance: lb::NEAR_DISTANCE.default,
+            mid_distance: lb::MID_DISTANCE.default,
+            hysteresis: lb::HYSTERESIS.default,
+            full_quality_agent_cap: lb::FULL_QUALITY_AGENT_CAP.default as usize,
+            reduced_interval: lb::REDUCED_INTERVAL.default as u32,
+            reduced_sample_cap: lb::REDUCED_SAMPLE_CAP.default as u32,
+            cheap_interval: lb::CHEAP_INTERVAL.default as u32,
+            cheap_sample_cap: lb::CHEAP_SAMPLE_CAP.default as u32,
         }
     }
 }
 
 impl LodSettings {
-    pub fn sanitized(mut self) -> Self {
-        let d = Self::default();
-        let fix = |v: f32, f: f32| if v.is_finite() { v.clamp(0.0, 1e6) } else { f };
-        self.near_distance = fix(self.near_distance, d.near_distance);
-        self.mid_distance = fix(self.mid_distance, d.mid_distance).max(self.near_distance);
-        self.hysteresis = fix(self.hysteresis, d.hysteresis).min(10.0);
-        self.full_quality_agent_cap = self.full_quality_agent_cap.min(10_000_000);
-        self.reduced_interval = self.reduced_interval.clamp(1, 64);
-        self.cheap_interval = self.cheap_interval.clamp(1, 64);
-        self.reduced_sample_cap = self.reduced_sample_cap.clamp(1, 64);
-        self.cheap_sample_cap = self.cheap_sample_cap.clamp(1, 64);
+    /// Every field within its bound; what had to change goes to `out`. Then, silently, the mid
+    /// distance is raised to the near distance.
+    pub fn checked(mut self, out: &mut Vec<Finding>) -> Self {
+        self.near_distance = lb::NEAR_DISTANCE.check(self.near_distance, out);
+        self.mid_distance = lb::MID_DISTANCE.check(self.mid_distance, out).max(self.near_distance);
+        self.hysteresis = lb::HYSTERESIS.check(self.hysteresis, out);
+        self.full_quality_agent_cap = lb::FULL_QUALITY_AGENT_CAP.check(self.full_quality_agent_cap, out);
+        self.reduced_interval = lb::REDUCED_INTERVAL.check(self.reduced_interval, out);
+        self.reduced_sample_cap = lb::REDUCED_SAMPLE_CAP.check(self.reduced_sample_cap, out);
+        self.cheap_interval = lb::CHEAP_INTERVAL.check(self.cheap_interval, out);
+        self.cheap_sample_cap = lb::CHEAP_SAMPLE_CAP.check(self.cheap_sample_cap, out);
         self
+    }
+
+    /// `checked`, silently.
+    pub fn sanitized(self) -> Self {
+        self.checked(&mut Vec::new())
     }
 
     /// Ladder inputs for one agent.

@@ -1,8 +1,10 @@
-//! Conversions between Godot values and core values, and field validation that reports bad
-//! input by owner and field name.
+//! Conversions between Godot values and core values, and the messages for bad input: the core's
+//! findings, and the binding's own checks of node fields, each naming the owner and field.
 
 use godot::prelude::*;
+use swarm_core::flow_field::bake::BakeBounds;
 use swarm_core::glam::Vec3;
+use swarm_core::sanitize::{End, Finding, Reason};
 use swarm_core::Range;
 
 #[inline]
@@ -15,8 +17,9 @@ pub fn to_vector3(v: Vec3) -> Vector3 {
     Vector3::new(v.x, v.y, v.z)
 }
 
-/// Collects problems found while converting one resource. Values are clamped or replaced by
-/// their default; each problem names the resource and field.
+/// Collects problems found while checking the fields of a node that has no core config of its
+/// own (a resource's fields are checked by the core; see `report_findings`). Values are clamped
+/// or replaced by their default; each problem names the owner and field.
 pub struct Checker {
     owner: String,
     pub problems: Vec<String>,
@@ -49,16 +52,38 @@ impl Checker {
         }
         v
     }
+}
 
-    /// A `Vector2(min, max)` range; ends clamped, swapped if inverted.
-    pub fn range(&mut self, field: &str, v: Vector2, lo: f32, hi: f32, default: Range) -> Range {
-        let a = self.f(&format!("{field}.x (min)"), v.x, lo, hi, default.min);
-        let b = self.f(&format!("{field}.y (max)"), v.y, lo, hi, default.max);
-        if a > b {
-            self.problems.push(format!("{}: {field} has min {a} above max {b}; swapping them", self.owner));
-        }
-        Range::new(a.min(b), a.max(b))
+/// A Godot box as the bake's bounds.
+pub fn to_bake_bounds(b: Aabb) -> BakeBounds {
+    BakeBounds { position: to_vec3(b.position), size: to_vec3(b.size) }
+}
+
+/// A `Vector2(min, max)` as a core range, unchecked (the core's `checked` orders and bounds it).
+#[inline]
+pub fn to_range(v: Vector2) -> Range {
+    Range::new(v.x, v.y)
+}
+
+/// One core finding as a message: "<owner>: <field> = <value> is outside <lo>..<hi>; using <c>".
+/// The ends of a pair are the `x (min)` and `y (max)` of the resource's `Vector2`.
+pub fn finding_message(owner: &str, f: &Finding) -> String {
+    let field = match f.end {
+        Some(End::Min) => format!("{}.x (min)", f.field),
+        Some(End::Max) => format!("{}.y (max)", f.field),
+        None => f.field.to_string(),
+    };
+    let (v, used) = (f.value, f.used);
+    match f.reason {
+        Reason::NotANumber => format!("{owner}: {field} = {v} is not a number; using {used}"),
+        Reason::OutOfRange { lo, hi } => format!("{owner}: {field} = {v} is outside {lo}..{hi}; using {used}"),
+        Reason::MinAboveMax => format!("{owner}: {field} has min {v} above max {used}; swapping them"),
     }
+}
+
+/// The core's findings for `owner`'s fields, as messages appended to `problems`.
+pub fn report_findings(owner: &str, findings: &[Finding], problems: &mut Vec<String>) {
+    problems.extend(findings.iter().map(|f| finding_message(owner, f)));
 }
 
 /// A human-readable name for a resource in messages: its path, or its class when unsaved.
@@ -68,5 +93,46 @@ pub fn resource_name(r: &Gd<godot::classes::Resource>, class: &str) -> String {
         format!("{class} (unsaved)")
     } else {
         format!("{class} '{p}'")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use swarm_core::bounds::{behavior, movement, perception};
+
+    fn messages(f: impl FnOnce(&mut Vec<Finding>)) -> Vec<String> {
+        let mut findings = Vec::new();
+        f(&mut findings);
+        let mut out = Vec::new();
+        report_findings("Owner", &findings, &mut out);
+        out
+    }
+
+    #[test]
+    fn findings_read_as_the_resource_messages() {
+        let m = messages(|f| {
+            perception::SIGHT_DISTANCE.check(-5.0, f);
+            perception::SIGHT_OCCLUSION.narrow::<i64>(7, f);
+            behavior::IDLE_PERIOD.check(f32::NAN, f);
+        });
+        assert_eq!(
+            m,
+            [
+                "Owner: sight_distance = -5 is outside 0..1000000; using 0",
+                "Owner: sight_occlusion = 7 is outside 0..2; using 2",
+                "Owner: idle_period = NaN is not a number; using 2",
+            ]
+        );
+        let m = messages(|f| {
+            Range::new(6.0, f32::INFINITY).checked(&movement::MAX_SPEED, f);
+        });
+        assert_eq!(
+            m,
+            [
+                "Owner: max_speed.y (max) = inf is not a number; using 4.5",
+                "Owner: max_speed has min 6 above max 4.5; swapping them",
+            ]
+        );
     }
 }

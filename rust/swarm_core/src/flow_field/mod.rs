@@ -1,10 +1,12 @@
-//! Surface flow field: a baked layered grid of walkable cells (`surface`), a run-time
-//! layer of doors and barricades over it (`modifiers`), per-target distance fields built in
-//! slices or at once (`integration`), smooth direction fields agents read once per step
-//! (`direction`), point-to-point route lengths (`path`), the per-target rebuild schedule
-//! (`fields`), and keeping agents on open cells (`enforce`). Plain data and functions; the
-//! binding layer does the raycasts and the nodes.
+//! Surface flow field: a layered grid of walkable cells (`surface`) baked from ray samples of
+//! the scene (`bake`, over a ray caster the engine layer provides), a run-time layer of doors and
+//! barricades over it (`modifiers`), per-target distance fields built in slices or at once
+//! (`integration`), smooth direction fields agents read once per step (`direction`),
+//! point-to-point route lengths (`path`), the per-target rebuild schedule (`fields`), and keeping
+//! agents on open cells (`enforce`). Plain data and functions; the binding layer casts the rays
+//! and owns the nodes.
 
+pub mod bake;
 pub mod direction;
 pub mod enforce;
 pub mod fields;

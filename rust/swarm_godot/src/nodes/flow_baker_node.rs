@@ -7,6 +7,7 @@ use godot::classes::{Node3D, PhysicsDirectSpaceState3D, RefCounted};
 use godot::global::Error;
 use godot::prelude::*;
 
+use crate::convert::to_bake_bounds;
 use crate::flow_bake::{BakeSettings, FlowBaker};
 use crate::resources::flow_field_data::SwarmFlowFieldData;
 
@@ -284,7 +285,7 @@ pub fn read_settings(node: &Gd<Node3D>) -> Result<BakeSettings, String> {
         let v = node.get("bake_bounds");
         match v.get_type() {
             VariantType::NIL => d.bounds,
-            VariantType::AABB => v.to::<Aabb>(),
+            VariantType::AABB => to_bake_bounds(v.to::<Aabb>()),
             _ => return Err(format!("bake_bounds = {v} is not an AABB")),
         }
     };

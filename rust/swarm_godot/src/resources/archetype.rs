@@ -8,7 +8,7 @@ use super::attack_profile::SwarmAttackProfile;
 use super::behavior_profile::SwarmBehaviorProfile;
 use super::movement_profile::SwarmMovementProfile;
 use super::perception_profile::SwarmPerceptionProfile;
-use crate::convert::{resource_name, Checker};
+use crate::convert::{report_findings, resource_name};
 
 /// An agent type: how it looks, how big and heavy it is, its health and which behaviour and
 /// movement profiles it uses. Pass it to [method SwarmManager.spawn_agent]. Only [member mesh]
@@ -81,17 +81,19 @@ impl SwarmAgentArchetype {
         resource_name(&self.base().clone().upcast(), "SwarmAgentArchetype")
     }
 
-    /// The core archetype and the problems found, each naming the resource and field.
+    /// The core archetype, checked by the core, and the problems found, each naming the
+    /// resource and field (the profiles report under their own names).
     pub fn to_core(&self, owner: &str) -> (Archetype, Vec<String>) {
-        let d = Archetype::default();
-        let mut c = Checker::new(format!("{owner}: {}", self.display_name()));
+        let mut findings = Vec::new();
         let mut a = Archetype {
-            agent_radius: c.f("agent_radius", self.agent_radius, 0.01, 50.0, d.agent_radius),
-            push_resistance: c.f("push_resistance", self.push_resistance, 0.01, 1000.0, d.push_resistance),
-            max_health: c.f("max_health", self.max_health, 0.001, 1e9, d.max_health),
+            agent_radius: self.agent_radius,
+            push_resistance: self.push_resistance,
+            max_health: self.max_health,
             ..Archetype::default()
-        };
-        let mut problems = c.problems;
+        }
+        .checked(&mut findings);
+        let mut problems = Vec::new();
+        report_findings(&format!("{owner}: {}", self.display_name()), &findings, &mut problems);
         if let Some(b) = &self.behavior_profile {
             a.behavior = b.bind().to_core(owner, &mut problems);
         }

@@ -3,7 +3,7 @@
 use godot::prelude::*;
 use swarm_core::AttackProfile;
 
-use crate::convert::{resource_name, Checker};
+use crate::convert::{report_findings, resource_name};
 
 /// How an archetype attacks: a swing (start within [member swing_reach], damage after
 /// [member swing_windup], then [member swing_recovery] and [member swing_cooldown]) and/or contact
@@ -52,28 +52,24 @@ pub struct SwarmAttackProfile {
 }
 
 impl SwarmAttackProfile {
+    /// The core profile, checked by the core; its findings go to `problems` under this
+    /// resource's name.
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> AttackProfile {
-        let d = AttackProfile::default();
-        let mut c =
-            Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmAttackProfile")));
+        let mut findings = Vec::new();
         let a = AttackProfile {
             swing_enabled: self.swing_enabled,
-            swing_reach: c.f("swing_reach", self.swing_reach, 0.0, 1000.0, d.swing_reach),
-            swing_damage: c.f("swing_damage", self.swing_damage, 0.0, 1e9, d.swing_damage),
-            swing_windup: c.f("swing_windup", self.swing_windup, 0.0, 60.0, d.swing_windup),
-            swing_recovery: c.f("swing_recovery", self.swing_recovery, 0.0, 60.0, d.swing_recovery),
-            swing_cooldown: c.f("swing_cooldown", self.swing_cooldown, 0.0, 600.0, d.swing_cooldown),
+            swing_reach: self.swing_reach,
+            swing_damage: self.swing_damage,
+            swing_windup: self.swing_windup,
+            swing_recovery: self.swing_recovery,
+            swing_cooldown: self.swing_cooldown,
             contact_enabled: self.contact_enabled,
-            contact_damage_per_second: c.f(
-                "contact_damage_per_second",
-                self.contact_damage_per_second,
-                0.0,
-                1e9,
-                d.contact_damage_per_second,
-            ),
-            contact_pushback: c.f("contact_pushback", self.contact_pushback, 0.0, 1000.0, d.contact_pushback),
-        };
-        problems.append(&mut c.problems);
+            contact_damage_per_second: self.contact_damage_per_second,
+            contact_pushback: self.contact_pushback,
+        }
+        .checked(&mut findings);
+        let name = resource_name(&self.base().clone().upcast(), "SwarmAttackProfile");
+        report_findings(&format!("{owner}: {name}"), &findings, problems);
         a
     }
 }

@@ -1,9 +1,10 @@
 //! `SwarmBehaviorProfile`: which steering behaviours run and how strongly.
 
 use godot::prelude::*;
+use swarm_core::bounds::behavior as bb;
 use swarm_core::BehaviorProfile;
 
-use crate::convert::{resource_name, Checker};
+use crate::convert::{report_findings, resource_name};
 
 /// Which steering behaviours an archetype uses and how strongly each one pulls. Behaviours are
 /// additive: each adds its weighted vector, the sum is clamped to unit length and scaled by max
@@ -37,7 +38,7 @@ pub struct SwarmBehaviorProfile {
     arrival_distance: f32,
     /// The ring lags this many seconds of the target's velocity behind a moving target, so the
     /// horde trails it instead of overshooting.
-    #[export(range = (0.0, 2.0, 0.01, suffix = "s"))]
+    #[export(range = (0.0, 2.0, 0.01, or_greater, suffix = "s"))]
     #[init(val = 0.3)]
     trail_time: f32,
 
@@ -96,7 +97,7 @@ pub struct SwarmBehaviorProfile {
     #[init(val = 0.9)]
     surround_spacing: f32,
     /// How strongly crowding slides an agent along the ring into an open lane.
-    #[export(range = (0.0, 3.0, 0.01))]
+    #[export(range = (0.0, 3.0, 0.01, or_greater))]
     #[init(val = 0.6)]
     lane_slide_strength: f32,
 
@@ -170,7 +171,7 @@ pub struct SwarmBehaviorProfile {
     #[init(val = 1.5)]
     queue_gap: f32,
     /// Strength of the circling of queued agents.
-    #[export(range = (0.0, 3.0, 0.01))]
+    #[export(range = (0.0, 3.0, 0.01, or_greater))]
     #[init(val = 0.5)]
     queue_circle_strength: f32,
 
@@ -208,83 +209,61 @@ pub struct SwarmBehaviorProfile {
 }
 
 impl SwarmBehaviorProfile {
+    /// The core profile, checked by the core; its findings go to `problems` under this
+    /// resource's name.
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> BehaviorProfile {
-        let d = BehaviorProfile::default();
-        let mut c =
-            Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmBehaviorProfile")));
+        let mut findings = Vec::new();
         let b = BehaviorProfile {
             use_approach: self.use_approach,
-            approach_weight: c.f("approach_weight", self.approach_weight, 0.0, 1000.0, d.approach_weight),
-            surround_radius: c.f("surround_radius", self.surround_radius, 0.0, 1000.0, d.surround_radius),
-            surround_near_band: c.f("surround_near_band", self.surround_near_band, 0.0, 10_000.0, d.surround_near_band),
-            arrival_distance: c.f("arrival_distance", self.arrival_distance, 0.0, 1000.0, d.arrival_distance),
-            trail_time: c.f("trail_time", self.trail_time, 0.0, 10.0, d.trail_time),
+            approach_weight: self.approach_weight,
+            surround_radius: self.surround_radius,
+            surround_near_band: self.surround_near_band,
+            arrival_distance: self.arrival_distance,
+            trail_time: self.trail_time,
             use_personal_space: self.use_personal_space,
-            spacing_strength: c.f("spacing_strength", self.spacing_strength, 0.0, 1000.0, d.spacing_strength),
-            spacing_radius: c.f("spacing_radius", self.spacing_radius, 0.0, 100.0, d.spacing_radius),
-            spacing_max_samples: c.i("spacing_max_samples", self.spacing_max_samples, 1, 64) as u32,
+            spacing_strength: self.spacing_strength,
+            spacing_radius: self.spacing_radius,
+            spacing_max_samples: bb::SPACING_MAX_SAMPLES.narrow(self.spacing_max_samples, &mut findings),
             use_idle_motion: self.use_idle_motion,
-            idle_weight: c.f("idle_weight", self.idle_weight, 0.0, 1000.0, d.idle_weight),
-            idle_strength: c.f("idle_strength", self.idle_strength, 0.0, 1.0, d.idle_strength),
-            idle_period: c.f("idle_period", self.idle_period, 0.05, 60.0, d.idle_period),
+            idle_weight: self.idle_weight,
+            idle_strength: self.idle_strength,
+            idle_period: self.idle_period,
             use_surround_shape: self.use_surround_shape,
-            combat_standoff: c.f("combat_standoff", self.combat_standoff, 0.0, 1000.0, d.combat_standoff),
-            surround_width: c.f("surround_width", self.surround_width, 0.05, 100.0, d.surround_width),
-            surround_spacing: c.f("surround_spacing", self.surround_spacing, 0.05, 100.0, d.surround_spacing),
-            lane_slide_strength: c.f("lane_slide_strength", self.lane_slide_strength, 0.0, 10.0, d.lane_slide_strength),
+            combat_standoff: self.combat_standoff,
+            surround_width: self.surround_width,
+            surround_spacing: self.surround_spacing,
+            lane_slide_strength: self.lane_slide_strength,
             use_hold_nearby: self.use_hold_nearby,
-            hold_strength: c.f("hold_strength", self.hold_strength, 0.0, 1000.0, d.hold_strength),
-            hold_radius: c.f("hold_radius", self.hold_radius, 0.0, 100.0, d.hold_radius),
-            hold_max_samples: c.i("hold_max_samples", self.hold_max_samples, 1, 64) as u32,
+            hold_strength: self.hold_strength,
+            hold_radius: self.hold_radius,
+            hold_max_samples: bb::HOLD_MAX_SAMPLES.narrow(self.hold_max_samples, &mut findings),
             use_predictive: self.use_predictive,
-            predictive_weight: c.f("predictive_weight", self.predictive_weight, 0.0, 1000.0, d.predictive_weight),
-            look_ahead_time: c.f("look_ahead_time", self.look_ahead_time, 0.0, 10.0, d.look_ahead_time),
-            max_prediction_distance: c.f(
-                "max_prediction_distance",
-                self.max_prediction_distance,
-                0.0,
-                1000.0,
-                d.max_prediction_distance,
-            ),
+            predictive_weight: self.predictive_weight,
+            look_ahead_time: self.look_ahead_time,
+            max_prediction_distance: self.max_prediction_distance,
             use_retreat: self.use_retreat,
-            retreat_weight: c.f("retreat_weight", self.retreat_weight, 0.0, 1000.0, d.retreat_weight),
-            retreat_start_distance: c.f(
-                "retreat_start_distance",
-                self.retreat_start_distance,
-                0.0,
-                1000.0,
-                d.retreat_start_distance,
-            ),
-            retreat_stop_distance: c.f(
-                "retreat_stop_distance",
-                self.retreat_stop_distance,
-                0.0,
-                1000.0,
-                d.retreat_stop_distance,
-            ),
+            retreat_weight: self.retreat_weight,
+            retreat_start_distance: self.retreat_start_distance,
+            retreat_stop_distance: self.retreat_stop_distance,
             use_pressure: self.use_pressure,
-            strike_distance: c.f("strike_distance", self.strike_distance, 0.0, 1000.0, d.strike_distance),
-            max_active_attackers: c.i("max_active_attackers", self.max_active_attackers, 0, 1024) as u32,
-            turn_taking_cycle: c.f("turn_taking_cycle", self.turn_taking_cycle, 0.05, 600.0, d.turn_taking_cycle),
-            press_window: c.f("press_window", self.press_window, 0.0, 600.0, d.press_window),
-            queue_gap: c.f("queue_gap", self.queue_gap, 0.0, 100.0, d.queue_gap),
-            queue_circle_strength: c.f(
-                "queue_circle_strength",
-                self.queue_circle_strength,
-                0.0,
-                10.0,
-                d.queue_circle_strength,
-            ),
+            strike_distance: self.strike_distance,
+            max_active_attackers: bb::MAX_ACTIVE_ATTACKERS.narrow(self.max_active_attackers, &mut findings),
+            turn_taking_cycle: self.turn_taking_cycle,
+            press_window: self.press_window,
+            queue_gap: self.queue_gap,
+            queue_circle_strength: self.queue_circle_strength,
             use_orbit: self.use_orbit,
-            orbit_weight: c.f("orbit_weight", self.orbit_weight, 0.0, 1000.0, d.orbit_weight),
-            orbit_radius: c.f("orbit_radius", self.orbit_radius, 0.0, 1000.0, d.orbit_radius),
-            orbit_direction: c.i("orbit_direction", self.orbit_direction, -1, 1) as i32,
+            orbit_weight: self.orbit_weight,
+            orbit_radius: self.orbit_radius,
+            orbit_direction: bb::ORBIT_DIRECTION.narrow(self.orbit_direction, &mut findings),
             use_out_of_sight: self.use_out_of_sight,
-            sight_distance: c.f("sight_distance", self.sight_distance, 0.0, 1e6, d.sight_distance),
-            follow_radius: c.f("follow_radius", self.follow_radius, 0.0, 100.0, d.follow_radius),
-            follow_max_samples: c.i("follow_max_samples", self.follow_max_samples, 1, 64) as u32,
-        };
-        problems.append(&mut c.problems);
+            sight_distance: self.sight_distance,
+            follow_radius: self.follow_radius,
+            follow_max_samples: bb::FOLLOW_MAX_SAMPLES.narrow(self.follow_max_samples, &mut findings),
+        }
+        .checked(&mut findings);
+        let name = resource_name(&self.base().clone().upcast(), "SwarmBehaviorProfile");
+        report_findings(&format!("{owner}: {name}"), &findings, problems);
         b
     }
 }

@@ -8,3 +8,6 @@ pub mod movement_profile;
 pub mod perception_profile;
 pub mod settings;
 pub mod spawn_profile;
+
+#[cfg(test)]
+mod hints_agree;

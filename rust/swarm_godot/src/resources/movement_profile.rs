@@ -1,9 +1,10 @@
 //! `SwarmMovementProfile`: speed, acceleration, turning and facing, as per-agent ranges.
 
 use godot::prelude::*;
+use swarm_core::bounds::movement as mb;
 use swarm_core::{MovementProfile, OrientationMode};
 
-use crate::convert::{resource_name, Checker};
+use crate::convert::{report_findings, resource_name, to_range};
 
 /// Speed, acceleration, braking, turning and facing of an archetype. Each range is a
 /// `Vector2(min, max)`: every agent draws its own value once at spawn, from the manager's
@@ -46,11 +47,11 @@ pub struct SwarmMovementProfile {
     #[init(val = 0)]
     orientation_mode: i64,
     /// Weight of the goal direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND].
-    #[export(range = (0.0, 10.0, 0.01))]
+    #[export(range = (0.0, 10.0, 0.01, or_greater))]
     #[init(val = 1.0)]
     goal_facing_weight: f32,
     /// Weight of the travel direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND].
-    #[export(range = (0.0, 10.0, 0.01))]
+    #[export(range = (0.0, 10.0, 0.01, or_greater))]
     #[init(val = 1.0)]
     velocity_facing_weight: f32,
 
@@ -71,39 +72,25 @@ impl SwarmMovementProfile {
 }
 
 impl SwarmMovementProfile {
+    /// The core profile, checked by the core; its findings go to `problems` under this
+    /// resource's name.
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> MovementProfile {
-        let d = MovementProfile::default();
-        let mut c =
-            Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmMovementProfile")));
-        let mode = match c.i("orientation_mode", self.orientation_mode, 0, 2) {
-            1 => OrientationMode::FaceGoal,
-            2 => OrientationMode::FaceGoalWithVelocityBlend,
-            _ => OrientationMode::FaceVelocity,
-        };
+        let mut findings = Vec::new();
+        let mode = OrientationMode::from_index(mb::ORIENTATION_MODE.narrow(self.orientation_mode, &mut findings));
         let m = MovementProfile {
-            max_speed: c.range("max_speed", self.max_speed, 0.0, 1000.0, d.max_speed),
-            max_acceleration: c.range("max_acceleration", self.max_acceleration, 0.0, 10_000.0, d.max_acceleration),
-            braking_acceleration: c.range(
-                "braking_acceleration",
-                self.braking_acceleration,
-                0.0,
-                10_000.0,
-                d.braking_acceleration,
-            ),
-            steering_response: c.range("steering_response", self.steering_response, 0.0, 10.0, d.steering_response),
-            max_turn_speed: c.range("max_turn_speed", self.max_turn_speed, 0.0, 100_000.0, d.max_turn_speed),
-            max_turn_acceleration: c.range(
-                "max_turn_acceleration",
-                self.max_turn_acceleration,
-                0.0,
-                1_000_000.0,
-                d.max_turn_acceleration,
-            ),
+            max_speed: to_range(self.max_speed),
+            max_acceleration: to_range(self.max_acceleration),
+            braking_acceleration: to_range(self.braking_acceleration),
+            steering_response: to_range(self.steering_response),
+            max_turn_speed: to_range(self.max_turn_speed),
+            max_turn_acceleration: to_range(self.max_turn_acceleration),
             orientation_mode: mode,
-            goal_facing_weight: c.f("goal_facing_weight", self.goal_facing_weight, 0.0, 100.0, 1.0),
-            velocity_facing_weight: c.f("velocity_facing_weight", self.velocity_facing_weight, 0.0, 100.0, 1.0),
-        };
-        problems.append(&mut c.problems);
+            goal_facing_weight: self.goal_facing_weight,
+            velocity_facing_weight: self.velocity_facing_weight,
+        }
+        .checked(&mut findings);
+        let name = resource_name(&self.base().clone().upcast(), "SwarmMovementProfile");
+        report_findings(&format!("{owner}: {name}"), &findings, problems);
         m
     }
 }

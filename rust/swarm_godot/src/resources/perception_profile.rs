@@ -1,9 +1,10 @@
 //! `SwarmPerceptionProfile`: what an archetype notices (sight, occlusion, memory, noise, alerts).
 
 use godot::prelude::*;
+use swarm_core::bounds::perception as pb;
 use swarm_core::{PerceptionProfile, SightOcclusion};
 
-use crate::convert::{resource_name, Checker};
+use crate::convert::{report_findings, resource_name};
 
 /// What agents of an archetype notice. Without this profile on a [SwarmAgentArchetype] its
 /// agents always know where their target is. With it, an agent chases its target only while it
@@ -74,38 +75,22 @@ impl SwarmPerceptionProfile {
 }
 
 impl SwarmPerceptionProfile {
+    /// The core profile, checked by the core; its findings go to `problems` under this
+    /// resource's name.
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> PerceptionProfile {
-        let d = PerceptionProfile::default();
-        let mut c = Checker::new(format!(
-            "{owner}: {}",
-            resource_name(&self.base().clone().upcast(), "SwarmPerceptionProfile")
-        ));
-        let occlusion = match c.i("sight_occlusion", self.sight_occlusion, 0, 2) {
-            0 => SightOcclusion::None,
-            1 => SightOcclusion::PhysicsRay,
-            _ => SightOcclusion::NavigationPath,
-        };
+        let mut findings = Vec::new();
+        let occlusion = SightOcclusion::from_index(pb::SIGHT_OCCLUSION.narrow(self.sight_occlusion, &mut findings));
         let p = PerceptionProfile {
-            sight_distance: c.f("sight_distance", self.sight_distance, 0.0, 1e6, d.sight_distance),
+            sight_distance: self.sight_distance,
             sight_occlusion: occlusion,
-            occlusion_detour_tolerance: c.f(
-                "occlusion_detour_tolerance",
-                self.occlusion_detour_tolerance,
-                0.0,
-                1e6,
-                d.occlusion_detour_tolerance,
-            ),
-            forget_time: c.f("forget_time", self.forget_time, 0.0, 1e6, d.forget_time),
+            occlusion_detour_tolerance: self.occlusion_detour_tolerance,
+            forget_time: self.forget_time,
             search_enabled: self.search_enabled,
-            alert_spread_radius: c.f(
-                "alert_spread_radius",
-                self.alert_spread_radius,
-                0.0,
-                1000.0,
-                d.alert_spread_radius,
-            ),
-        };
-        problems.append(&mut c.problems);
+            alert_spread_radius: self.alert_spread_radius,
+        }
+        .checked(&mut findings);
+        let name = resource_name(&self.base().clone().upcast(), "SwarmPerceptionProfile");
+        report_findings(&format!("{owner}: {name}"), &findings, problems);
         p
     }
 }

@@ -1,9 +1,10 @@
 //! `SwarmSettings`: global parameters of one manager's world.
 
 use godot::prelude::*;
+use swarm_core::bounds::{lod as lb, world as wb};
 use swarm_core::{LodSettings, WorldSettings};
 
-use crate::convert::{resource_name, Checker};
+use crate::convert::{report_findings, resource_name};
 
 /// Global parameters of a swarm: capacity, body blocking, target choice and threads. One per
 /// [SwarmManager]; every agent of that manager uses it. Leave it empty on the manager to use
@@ -60,7 +61,7 @@ pub struct SwarmSettings {
     lod_mid_distance: f32,
     /// A Reduced agent stays Reduced until it is this fraction past the mid distance, so agents
     /// walking the boundary do not flicker between tiers.
-    #[export(range = (0.0, 1.0, 0.01))]
+    #[export(range = (0.0, 1.0, 0.01, or_greater))]
     #[init(val = 0.1)]
     lod_hysteresis: f32,
     /// Most agents at Full quality. The nearest agents in the near band get the slots; left-over
@@ -70,7 +71,7 @@ pub struct SwarmSettings {
     full_quality_agent_cap: i64,
     /// Reduced agents update Personal Space and approach steering every this many steps.
     #[export_subgroup(name = "Reduced")]
-    #[export(range = (1.0, 16.0, 1.0))]
+    #[export(range = (1.0, 16.0, 1.0, or_greater))]
     #[init(val = 2)]
     reduced_update_interval: i64,
     /// Neighbours a Reduced agent samples for Personal Space.
@@ -79,7 +80,7 @@ pub struct SwarmSettings {
     reduced_sample_cap: i64,
     /// Cheap agents update Personal Space and approach steering every this many steps.
     #[export_subgroup(name = "Cheap")]
-    #[export(range = (1.0, 32.0, 1.0))]
+    #[export(range = (1.0, 32.0, 1.0, or_greater))]
     #[init(val = 4)]
     cheap_update_interval: i64,
     /// Neighbours a Cheap agent samples for Personal Space.
@@ -124,7 +125,7 @@ pub struct SwarmSettings {
     /// Threads used by the simulation step. 0 uses every core. Results are identical whatever
     /// the count.
     #[export_group(name = "Performance")]
-    #[export(range = (0.0, 64.0, 1.0))]
+    #[export(range = (0.0, 64.0, 1.0, or_greater))]
     #[init(val = 0)]
     worker_threads: i64,
 
@@ -147,7 +148,8 @@ impl SwarmSettings {
         }
     }
 
-    /// The core settings and the problems found (each names this resource and the field).
+    /// The core settings, checked by the core, and the problems found (each names this resource
+    /// and the field). `max_active_targets` and `ground` are the manager's, checked there.
     pub fn to_core(
         &self,
         seed: u64,
@@ -156,44 +158,44 @@ impl SwarmSettings {
         owner: &str,
     ) -> (WorldSettings, Vec<String>) {
         let d = WorldSettings::default();
-        let dl = LodSettings::default();
-        let mut c = Checker::new(format!("{owner}: {}", resource_name(&self.base().clone().upcast(), "SwarmSettings")));
-        let s = WorldSettings {
-            max_agents: c.i("max_agents", self.max_agents, 1, 4_000_000) as usize,
+        let mut findings = Vec::new();
+        let f = &mut findings;
+        let mut s = WorldSettings {
+            max_agents: wb::MAX_AGENTS.narrow(self.max_agents, f),
             body_blocking: self.body_blocking,
-            body_blocking_iterations: c.i("body_blocking_iterations", self.body_blocking_iterations, 1, 8) as u32,
-            ground_height: ground,
-            max_active_target_count: max_active_targets.clamp(1, 1024) as usize,
-            target_stickiness: c.f("target_stickiness", self.target_stickiness, 0.1, 1.0, d.target_stickiness),
-            retarget_interval: c.f("retarget_interval", self.retarget_interval, 0.0, 60.0, d.retarget_interval),
-            retarget_hysteresis: c.f("retarget_hysteresis", self.retarget_hysteresis, 0.0, 0.9, d.retarget_hysteresis),
-            worker_threads: c.i("worker_threads", self.worker_threads, 0, 256) as usize,
+            body_blocking_iterations: wb::BODY_BLOCKING_ITERATIONS.narrow(self.body_blocking_iterations, f),
+            ground_height: d.ground_height,
+            max_active_target_count: d.max_active_target_count,
+            target_stickiness: self.target_stickiness,
+            retarget_interval: self.retarget_interval,
+            retarget_hysteresis: self.retarget_hysteresis,
+            worker_threads: wb::WORKER_THREADS.narrow(self.worker_threads, f),
             agent_height: d.agent_height,
             surface_flow_enforce_cell_boundaries: self.surface_flow_enforce_cell_boundaries,
-            surface_flow_rebake_interval: c.f(
-                "surface_flow_rebake_interval",
-                self.surface_flow_rebake_interval,
-                0.0,
-                3600.0,
-                d.surface_flow_rebake_interval,
-            ),
+            surface_flow_rebake_interval: self.surface_flow_rebake_interval,
             lod: LodSettings {
                 enabled: self.lod_enabled,
-                near_distance: c.f("lod_near_distance", self.lod_near_distance, 0.0, 1e6, dl.near_distance),
-                mid_distance: c.f("lod_mid_distance", self.lod_mid_distance, 0.0, 1e6, dl.mid_distance),
-                hysteresis: c.f("lod_hysteresis", self.lod_hysteresis, 0.0, 10.0, dl.hysteresis),
-                full_quality_agent_cap: c.i("full_quality_agent_cap", self.full_quality_agent_cap, 0, 10_000_000)
-                    as usize,
-                reduced_interval: c.i("reduced_update_interval", self.reduced_update_interval, 1, 64) as u32,
-                reduced_sample_cap: c.i("reduced_sample_cap", self.reduced_sample_cap, 1, 64) as u32,
-                cheap_interval: c.i("cheap_update_interval", self.cheap_update_interval, 1, 64) as u32,
-                cheap_sample_cap: c.i("cheap_sample_cap", self.cheap_sample_cap, 1, 64) as u32,
+                near_distance: self.lod_near_distance,
+                mid_distance: self.lod_mid_distance,
+                hysteresis: self.lod_hysteresis,
+                full_quality_agent_cap: lb::FULL_QUALITY_AGENT_CAP.narrow(self.full_quality_agent_cap, f),
+                reduced_interval: lb::REDUCED_INTERVAL.narrow(self.reduced_update_interval, f),
+                reduced_sample_cap: lb::REDUCED_SAMPLE_CAP.narrow(self.reduced_sample_cap, f),
+                cheap_interval: lb::CHEAP_INTERVAL.narrow(self.cheap_update_interval, f),
+                cheap_sample_cap: lb::CHEAP_SAMPLE_CAP.narrow(self.cheap_sample_cap, f),
             },
             dormancy_enabled: self.dormancy_enabled,
-            dormancy_distance: c.f("dormancy_distance", self.dormancy_distance, 0.0, 1e6, d.dormancy_distance),
-            dormancy_delay: c.f("dormancy_delay", self.dormancy_delay, 0.0, 3600.0, d.dormancy_delay),
+            dormancy_distance: self.dormancy_distance,
+            dormancy_delay: self.dormancy_delay,
             seed,
-        };
-        (s, c.problems)
+        }
+        .checked(f);
+        // The manager's own fields go in after the check: their messages name the manager.
+        s.ground_height = ground;
+        s.max_active_target_count = wb::MAX_ACTIVE_TARGET_COUNT.narrow(max_active_targets, &mut Vec::new());
+        let mut problems = Vec::new();
+        let name = resource_name(&self.base().clone().upcast(), "SwarmSettings");
+        report_findings(&format!("{owner}: {name}"), &findings, &mut problems);
+        (s, problems)
     }
 }

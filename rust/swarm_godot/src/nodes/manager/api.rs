@@ -301,7 +301,7 @@ impl SwarmManager {
     #[func]
     pub(crate) fn bake_flow_field(&mut self) -> godot::global::Error {
         let settings = BakeSettings {
-            bounds: self.bake_bounds,
+            bounds: crate::convert::to_bake_bounds(self.bake_bounds),
             cell_size: self.cell_size,
             clearance_radius: self.clearance_radius,
             agent_height: self.agent_height,

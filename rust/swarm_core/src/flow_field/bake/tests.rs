@@ -1,0 +1,153 @@
+//! The bake against a world of boxes: floors, thin and thick walls, a ramp, a pillar, a
+//! trimesh wall, steep and unwalkable surfaces, and settings refused by field name.
+
+use glam::{Mat3, Vec3};
+
+use super::box_world::{BoxWorld, TestBox};
+use super::{BakeBounds, BakeSettings, Baker};
+use crate::flow_field::surface::{CellId, SurfaceGrid};
+
+fn settings(min: Vec3, max: Vec3) -> BakeSettings {
+    BakeSettings { bounds: BakeBounds { position: min, size: max - min }, ..Default::default() }
+}
+
+fn bake(world: &mut BoxWorld, s: BakeSettings) -> SurfaceGrid {
+    let mut b = Baker::new(s).unwrap();
+    let mut last = 0.0;
+    while !b.is_done() {
+        let p = b.step(world, 37);
+        assert!(p >= last && p <= 1.0);
+        last = p;
+    }
+    assert_eq!(last, 1.0);
+    b.finish().unwrap()
+}
+
+fn walkable_at(g: &SurfaceGrid, x: f32, y: f32, z: f32) -> bool {
+    g.locate(Vec3::new(x, y, z)).is_some_and(|c| g.is_walkable(c) && (g.surface_height(c) - y).abs() < 0.3)
+}
+
+fn heights_at(g: &SurfaceGrid, x: f32, z: f32) -> Vec<f32> {
+    let col = g.column_at(x, z).unwrap();
+    g.column_spans(col).map(|c: CellId| (g.surface_height(c) * 1000.0).round() / 1000.0).collect()
+}
+
+/// A 20 x 20 m floor; a thin wall (0.1 m) along x = 5.02 with a 2 m door; a thick wall;
+/// an upper floor at 4 m over x 12..20, reached by a ramp; a pillar.
+fn level() -> BoxWorld {
+    let mut w = BoxWorld::new();
+    w.aabb(Vec3::new(0.0, -0.2, 0.0), Vec3::new(20.0, 0.0, 20.0));
+    // Thin wall between column centres 4.75 and 5.25, door at z 8..10.
+    w.aabb(Vec3::new(4.97, 0.0, 0.0), Vec3::new(5.07, 3.0, 8.0));
+    w.aabb(Vec3::new(4.97, 0.0, 10.0), Vec3::new(5.07, 3.0, 12.0));
+    // Thick wall.
+    w.aabb(Vec3::new(8.0, 0.0, 0.0), Vec3::new(9.0, 3.0, 5.0));
+    // Upper floor: slab 3.8..4.0 over x 12..20, z 10..20.
+    w.aabb(Vec3::new(12.0, 3.8, 10.0), Vec3::new(20.0, 4.0, 20.0));
+    // Ramp: a tilted slab from (4, 0) up to (12, 4) along +x, at z 13.5..16.5.
+    let len = (8.0f32 * 8.0 + 4.0 * 4.0).sqrt();
+    let angle = (4.0f32 / 8.0).atan();
+    let n = Vec3::new(-angle.sin(), angle.cos(), 0.0);
+    w.tilted(Vec3::new(8.0, 2.0, 15.0) - n * 0.1, Vec3::new(len * 0.5, 0.1, 1.5), angle);
+    // A pillar from the floor to 10 m, above the bounds.
+    w.aabb(Vec3::new(2.0, 0.0, 2.0), Vec3::new(3.0, 10.0, 3.0));
+    // A trimesh wall 1 m thick (2 columns) at x 14.1..15.1, z 0..6.
+    w.trimesh(Vec3::new(14.1, 0.0, 0.0), Vec3::new(15.1, 3.0, 6.0));
+    w
+}
+
+#[test]
+fn bakes_floors_walls_ramp_and_pillar() {
+    let mut w = level();
+    let s = settings(Vec3::new(0.0, -1.0, 0.0), Vec3::new(20.0, 6.0, 20.0));
+    let g = bake(&mut w, s);
+    assert_eq!(g.dims(), (40, 40));
+    // Open floor.
+    assert!(walkable_at(&g, 1.25, 0.0, 10.25));
+    // The thin wall, missed by the downward rays, blocks one side; the door is open.
+    let wall_blocked = (0..16).all(|k| {
+        let z = 0.25 + k as f32 * 0.5;
+        !(walkable_at(&g, 4.75, 0.0, z) && walkable_at(&g, 5.25, 0.0, z))
+    });
+    assert!(wall_blocked, "thin wall leaks");
+    assert!(walkable_at(&g, 4.75, 0.0, 9.25) && walkable_at(&g, 5.25, 0.0, 9.25), "door closed");
+    let a = g.locate(Vec3::new(3.0, 0.0, 4.0)).unwrap();
+    let b = g.locate(Vec3::new(7.0, 0.0, 4.0)).unwrap();
+    assert_eq!(g.component(a), g.component(b), "door connects both sides");
+    // Thick wall: floor under it blocked, its top a separate surface.
+    assert!(!walkable_at(&g, 8.5, 0.0, 2.25));
+    assert_eq!(heights_at(&g, 8.5, 2.25).last().copied(), Some(3.0));
+    // Trimesh wall: the floor inside it blocked, both columns, all along.
+    for k in 0..12 {
+        let z = 0.25 + k as f32 * 0.5;
+        assert!(!walkable_at(&g, 14.25, 0.0, z) && !walkable_at(&g, 14.75, 0.0, z), "in trimesh wall at z {z}");
+    }
+    assert_eq!(heights_at(&g, 14.75, 2.25), vec![0.0, 3.0]);
+    // Pillar above the bounds: the floor inside it is blocked.
+    assert!(!walkable_at(&g, 2.5, 0.0, 2.5));
+    // Upper floor and the floor below it both walkable; the ramp links them.
+    assert_eq!(heights_at(&g, 16.25, 16.25), vec![0.0, 4.0]);
+    assert!(walkable_at(&g, 16.25, 0.0, 16.25));
+    assert!(walkable_at(&g, 16.25, 4.0, 16.25));
+    let up = g.locate(Vec3::new(16.25, 4.0, 16.25)).unwrap();
+    let down = g.locate(Vec3::new(16.25, 0.0, 16.25)).unwrap();
+    assert_ne!(up, down);
+    assert_eq!(g.component(up), g.component(a), "ramp joins the floors");
+    assert!(walkable_at(&g, 8.25, 2.1, 15.25), "ramp walkable");
+    // Under the low end of the ramp, too little headroom.
+    assert!(!walkable_at(&g, 6.25, 0.0, 15.25));
+}
+
+#[test]
+fn steep_and_unwalkable_surfaces_block() {
+    let mut w = BoxWorld::new();
+    w.aabb(Vec3::new(0.0, -0.2, 0.0), Vec3::new(10.0, 0.0, 10.0));
+    w.tilted(Vec3::new(5.0, 1.0, 5.0), Vec3::new(2.0, 0.1, 2.0), 60f32.to_radians());
+    w.boxes.push(TestBox {
+        centre: Vec3::new(2.0, -0.05, 8.0),
+        rot: Mat3::IDENTITY,
+        half: Vec3::new(1.0, 0.1, 1.0),
+        layer: 2,
+        concave: false,
+    });
+    w.mask = 3;
+    let mut s = settings(Vec3::new(0.0, -1.0, 0.0), Vec3::new(10.0, 4.0, 10.0));
+    s.unwalkable_mask = 2;
+    s.clearance_radius = 0.0;
+    let g = bake(&mut w, s);
+    assert!(walkable_at(&g, 0.25, 0.0, 0.25));
+    let c = g.locate(Vec3::new(5.25, 1.0, 5.25)).unwrap();
+    assert!(!g.is_walkable(c), "60 degree slope walkable");
+    assert!(!walkable_at(&g, 2.25, 0.05, 8.25), "unwalkable layer walkable");
+    // Layers outside both masks are not seen at all.
+    w.mask = 1;
+    s.unwalkable_mask = 0;
+    let g = bake(&mut w, s);
+    assert!(walkable_at(&g, 2.25, 0.0, 8.25));
+}
+
+#[test]
+fn bad_settings_name_the_field() {
+    let good = settings(Vec3::ZERO, Vec3::new(10.0, 2.0, 10.0));
+    assert!(Baker::new(good).is_ok());
+    let cases: Vec<(BakeSettings, &str)> = vec![
+        (BakeSettings { cell_size: 0.0, ..good }, "cell_size"),
+        (BakeSettings { cell_size: f32::NAN, ..good }, "cell_size"),
+        (BakeSettings { agent_height: -1.0, ..good }, "agent_height"),
+        (BakeSettings { clearance_radius: -0.1, ..good }, "clearance_radius"),
+        (BakeSettings { max_step_height: f32::INFINITY, ..good }, "max_step_height"),
+        (BakeSettings { walkable_mask: 0, ..good }, "walkable_mask"),
+        (BakeSettings { bounds: BakeBounds { position: Vec3::ZERO, size: Vec3::ZERO }, ..good }, "bake_bounds"),
+        (
+            BakeSettings { bounds: BakeBounds { position: Vec3::ZERO, size: Vec3::new(-1.0, 1.0, 1.0) }, ..good },
+            "bake_bounds",
+        ),
+        (BakeSettings { cell_size: 0.001, ..good }, "bake_bounds"),
+    ];
+    for (s, field) in cases {
+        let e = Baker::new(s).err().unwrap();
+        assert!(e.contains(field), "{e} does not name {field}");
+    }
+    let b = Baker::new(good).unwrap();
+    assert!(b.finish().unwrap_err().contains("not finished"));
+}

@@ -1,0 +1,265 @@
+//! Test that the resources' inspector hints and defaults agree with the core's bounds table.
+//! `#[export(range = ...)]` and `#[init(val = ...)]` take literals, so the numbers are written
+//! again in the resource sources; this reads those sources and compares each field with the core
+//! bound of the same name.
+//!
+//! The rule for an exported range `(lo, hi, step, ...)` against the core bound `core_lo..core_hi`:
+//! each end of the inspector's slider equals the core's end, except that an end marked
+//! `or_less` / `or_greater` (the inspector lets one type past it) may lie inside the core bounds,
+//! where a narrower slider is just more convenient; values typed past it are then checked by the
+//! core. So the inspector never offers a value the core rejects, and never hides one the core
+//! accepts without saying so. An enum export lists exactly the indices `core_lo..=core_hi`.
+//! Every `#[init(val = ...)]` equals the core default (no `init` means zero / false), bools
+//! included (those have no bound; they are compared with the core config's `Default`).
+
+use swarm_core::bounds::{archetype, attack, behavior, lod, movement, perception, world};
+use swarm_core::sanitize::Setting;
+use swarm_core::{Archetype, AttackProfile, BehaviorProfile, MovementProfile, PerceptionProfile, WorldSettings};
+
+/// One exported field as written in a resource source.
+#[derive(Debug, Default)]
+struct Field {
+    name: String,
+    ty: String,
+    /// `(lo, hi, or_less, or_greater)` of `#[export(range = ...)]`.
+    range: Option<(f64, f64, bool, bool)>,
+    /// The values of `#[export(enum = (A = 0, ...))]`.
+    enum_values: Option<Vec<i64>>,
+    /// The numbers (or `true` / `false`) in `#[init(val = ...)]`.
+    init: Option<Vec<String>>,
+}
+
+/// The numbers and words inside `text`, split at commas, spaces and brackets.
+fn tokens(text: &str) -> Vec<String> {
+    text.split(|c: char| c == ',' || c == '(' || c == ')' || c.is_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The fields of the first `pub struct` in `source` (the resource class).
+fn parse_fields(source: &str) -> Vec<Field> {
+    let mut out = Vec::new();
+    let mut cur = Field::default();
+    let body = source.lines().map(str::trim).skip_while(|l| !l.starts_with("pub struct")).skip(1);
+    for line in body.take_while(|l| *l != "}") {
+        if let Some(rest) = line.strip_prefix("#[export(range = (") {
+            let t = tokens(rest.trim_end_matches(")]"));
+            let num = |i: usize| t[i].parse::<f64>().unwrap_or_else(|_| panic!("range end {:?} in {line}", t[i]));
+            cur.range = Some((num(0), num(1), t.iter().any(|w| w == "or_less"), t.iter().any(|w| w == "or_greater")));
+        } else if let Some(rest) = line.strip_prefix("#[export(enum = (") {
+            let values = rest
+                .split(',')
+                .filter_map(|e| e.split('=').nth(1))
+                .map(|v| v.trim().trim_end_matches(")]").trim_end_matches(')').trim().parse::<i64>().unwrap());
+            cur.enum_values = Some(values.collect());
+        } else if let Some(rest) = line.strip_prefix("#[init(val = ") {
+            let rest = rest.trim_end_matches(")]").replace("Vector2::new", "");
+            cur.init = Some(tokens(&rest));
+        } else if line.starts_with("#[") || line.starts_with("//") || line.is_empty() {
+            continue;
+        } else if let Some((name, ty)) = line.trim_end_matches(',').split_once(": ") {
+            if name.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !line.starts_with("pub ") {
+                cur.name = name.to_string();
+                cur.ty = ty.to_string();
+                out.push(std::mem::take(&mut cur));
+            }
+            cur = Field::default();
+        } else {
+            cur = Field::default();
+        }
+    }
+    out
+}
+
+/// `name: value` in a `Debug` string, where `name` is a whole field name.
+fn debug_value<'a>(debug: &'a str, name: &str) -> Option<&'a str> {
+    let key = format!("{name}: ");
+    let mut from = 0;
+    while let Some(i) = debug[from..].find(&key) {
+        let at = from + i;
+        let before = debug[..at].chars().next_back();
+        if !before.is_some_and(|c| c.is_alphanumeric() || c == '_') {
+            let rest = &debug[at + key.len()..];
+            return Some(rest.split([',', ' ', '}']).next().unwrap_or(""));
+        }
+        from = at + key.len();
+    }
+    None
+}
+
+struct Resource {
+    file: &'static str,
+    source: &'static str,
+    groups: &'static [&'static [Setting]],
+    /// `Debug` of the core config's default, for the bools.
+    core_default: String,
+    /// Core settings that are not on this resource (the manager's own fields).
+    elsewhere: &'static [&'static str],
+    /// Exported ranged fields with no core setting (engine-only: drawing).
+    engine_only: &'static [&'static str],
+    /// Resource bool name -> core field name, where they differ.
+    bool_alias: &'static [(&'static str, &'static str)],
+}
+
+fn resources() -> Vec<Resource> {
+    vec![
+        Resource {
+            file: "settings.rs",
+            source: include_str!("settings.rs"),
+            groups: &[world::ALL, lod::ALL],
+            core_default: format!("{:?}", WorldSettings::default()),
+            elsewhere: &["ground_height", "max_active_target_count", "agent_height"],
+            engine_only: &["distant_visible_distance"],
+            bool_alias: &[("lod_enabled", "enabled")],
+        },
+        Resource {
+            file: "movement_profile.rs",
+            source: include_str!("movement_profile.rs"),
+            groups: &[movement::ALL],
+            core_default: format!("{:?}", MovementProfile::default()),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        },
+        Resource {
+            file: "behavior_profile.rs",
+            source: include_str!("behavior_profile.rs"),
+            groups: &[behavior::ALL],
+            core_default: format!("{:?}", BehaviorProfile::default()),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        },
+        Resource {
+            file: "attack_profile.rs",
+            source: include_str!("attack_profile.rs"),
+            groups: &[attack::ALL],
+            core_default: format!("{:?}", AttackProfile::default()),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        },
+        Resource {
+            file: "perception_profile.rs",
+            source: include_str!("perception_profile.rs"),
+            groups: &[perception::ALL],
+            core_default: format!("{:?}", PerceptionProfile::default()),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        },
+        Resource {
+            file: "archetype.rs",
+            source: include_str!("archetype.rs"),
+            groups: &[archetype::ALL],
+            core_default: format!("{:?}", Archetype::default()),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        },
+    ]
+}
+
+fn setting<'a>(r: &Resource, name: &str) -> Option<&'a Setting> {
+    r.groups.iter().flat_map(|g| g.iter()).find(|s| s.name() == name)
+}
+
+/// What is wrong with one field, if anything.
+fn check_field(r: &Resource, f: &Field) -> Vec<String> {
+    let mut errs = Vec::new();
+    let at = format!("{}: {}", r.file, f.name);
+    let init_numbers = || -> Vec<f64> {
+        match &f.init {
+            None => vec![0.0],
+            Some(t) => t.iter().map(|v| v.parse::<f64>().unwrap_or(f64::NAN)).collect(),
+        }
+    };
+    if let Some(s) = setting(r, &f.name) {
+        let (lo, hi) = s.bounds();
+        match (f.range, &f.enum_values) {
+            (Some((a, b, or_less, or_greater)), _) => {
+                // As f32, the type both sides store.
+                let (a, b, lo, hi) = (a as f32, b as f32, lo as f32, hi as f32);
+                let lo_ok = a == lo || (or_less && a > lo && a <= hi);
+                let hi_ok = b == hi || (or_greater && b < hi && b >= lo);
+                if !lo_ok || !hi_ok {
+                    errs.push(format!(
+                        "{at}: inspector range {a}..{b}{}{} disagrees with the core bound {lo}..{hi}",
+                        if or_less { " or_less" } else { "" },
+                        if or_greater { " or_greater" } else { "" },
+                    ));
+                }
+            }
+            (None, Some(values)) => {
+                let want: Vec<i64> = (lo as i64..=hi as i64).collect();
+                if *values != want {
+                    errs.push(format!("{at}: enum values {values:?}, the core bound allows {want:?}"));
+                }
+            }
+            (None, None) => errs.push(format!("{at}: no inspector range for a setting the core bounds {lo}..{hi}")),
+        }
+        let init = init_numbers();
+        let want: Vec<f32> = s.defaults().iter().map(|d| *d as f32).collect();
+        // Compared as f32, the type the resource stores (ints are exact in it at these sizes).
+        let same = init.len() == want.len() && init.iter().zip(&want).all(|(a, b)| *a as f32 == *b);
+        if !same {
+            errs.push(format!("{at}: init {init:?}, the core default is {want:?}"));
+        }
+    } else if f.ty == "bool" {
+        let core_name = r.bool_alias.iter().find(|(n, _)| *n == f.name).map_or(f.name.as_str(), |(_, c)| c);
+        let init = f.init.as_ref().map_or("false", |t| t[0].as_str());
+        match debug_value(&r.core_default, core_name) {
+            Some(want) if want == init => {}
+            Some(want) => errs.push(format!("{at}: init {init}, the core default is {want}")),
+            None => errs.push(format!("{at}: no core field {core_name} to compare the default with")),
+        }
+    } else if f.range.is_some() && !r.engine_only.contains(&f.name.as_str()) {
+        errs.push(format!("{at}: an inspector range but no core setting of that name"));
+    }
+    errs
+}
+
+#[test]
+fn inspector_ranges_and_defaults_agree_with_the_core() {
+    let mut errs = Vec::new();
+    for r in resources() {
+        let fields = parse_fields(r.source);
+        for f in &fields {
+            errs.extend(check_field(&r, f));
+        }
+        for s in r.groups.iter().flat_map(|g| g.iter()) {
+            if !r.elsewhere.contains(&s.name()) && !fields.iter().any(|f| f.name == s.name()) {
+                errs.push(format!("{}: no field for the core setting {}", r.file, s.name()));
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{} disagreements:\n{}", errs.len(), errs.join("\n"));
+}
+
+#[test]
+fn the_parser_reads_ranges_enums_and_inits() {
+    let src = "
+        pub struct R {
+        /// Doc.
+        #[export(range = (0.01, 5.0, 0.01, or_greater, suffix = \"m\"))]
+        #[init(val = 0.4)]
+        agent_radius: f32,
+        #[export(enum = (A = 0, B = 1, C = 2))]
+        #[init(val = 2)]
+        mode: i64,
+        #[init(val = Vector2::new(3.5, 4.5))]
+        speed: Vector2,
+        base: Base<Resource>,
+        }
+        fn f() { R { speed: 1 } }
+    ";
+    let f = parse_fields(src);
+    assert_eq!(f.len(), 4);
+    assert_eq!(f[0].range, Some((0.01, 5.0, false, true)));
+    assert_eq!(f[0].init.as_deref(), Some(&["0.4".to_string()][..]));
+    assert_eq!(f[1].enum_values, Some(vec![0, 1, 2]));
+    assert_eq!(f[2].init.as_deref(), Some(&["3.5".to_string(), "4.5".to_string()][..]));
+    assert_eq!(debug_value("S { enabled: true, lod_enabled: false }", "enabled"), Some("true"));
+    assert_eq!(debug_value("S { lod_enabled: false, enabled: true }", "enabled"), Some("true"));
+}
