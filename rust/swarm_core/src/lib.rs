@@ -7,6 +7,7 @@
 mod agent_step;
 pub mod agents;
 pub mod body_blocking;
+pub mod breakable;
 pub mod camera;
 pub mod combat;
 pub mod config;
@@ -19,6 +20,7 @@ pub mod perception;
 pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;
+pub mod spawn;
 pub mod steering;
 pub mod surface_nav;
 pub mod targets;
