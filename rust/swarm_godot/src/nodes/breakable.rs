@@ -186,11 +186,11 @@ impl SwarmBreakable {
         self.ensure_started();
         let modifier = self.modifier();
         if let (Some(cost), Some(m)) = (self.saved_route_cost.take(), modifier.as_ref()) {
-            m.clone().set("route_cost", &cost.to_variant());
+            m.clone().bind_mut().put_route_cost(cost);
         }
         if let Some(was_open) = self.open_before_break.take() {
             if let Some(m) = modifier.as_ref() {
-                m.clone().set("is_open", &was_open.to_variant());
+                m.clone().bind_mut().set_open(was_open);
             }
         }
         for mut c in std::mem::take(&mut self.disabled_colliders) {
@@ -259,13 +259,9 @@ impl INode for SwarmBreakable {
             self.report_setup();
             return;
         };
-        let attack = m.get("agents_attack_it").try_to::<bool>().unwrap_or(false);
+        let attack = m.bind().agents_attack_it();
         let broken = self.core().state() == BreakState::Broken;
-        let pressing = if attack && !broken {
-            m.clone().call("get_pressing_agent_count", &[]).try_to::<i64>().unwrap_or(0)
-        } else {
-            0
-        };
+        let pressing = if attack && !broken { m.bind().get_pressing_agent_count() } else { 0 };
         let cfg = self.config();
         let (changed, pressure) = self.core().press(&cfg, pressing, dt);
         if let Some(count) = changed {
@@ -360,13 +356,7 @@ impl SwarmBreakable {
     }
 
     fn noise_position(&self) -> Vector3 {
-        match self.modifier() {
-            Some(m) => {
-                let c = m.get("center").try_to::<Vector3>().unwrap_or(Vector3::ZERO);
-                m.get_global_transform() * c
-            }
-            None => Vector3::ZERO,
-        }
+        self.modifier().map_or(Vector3::ZERO, |m| m.bind().global_center())
     }
 
     /// Emits [signal noise_made] and feeds the noise to the manager's perception. Deferred to the
@@ -410,10 +400,10 @@ impl SwarmBreakable {
                 BreakableEvent::Damaged(fraction) => self.signals().damaged().emit(fraction),
                 BreakableEvent::ScaleRouteCost(scale) => {
                     if let Some(mut m) = self.modifier() {
-                        if let Ok(cost) = m.get("route_cost").try_to::<f32>() {
-                            self.saved_route_cost = Some(cost);
-                            m.set("route_cost", &(cost * scale).to_variant());
-                        }
+                        let mut m = m.bind_mut();
+                        let cost = m.route_cost();
+                        self.saved_route_cost = Some(cost);
+                        m.put_route_cost(cost * scale);
                     }
                 }
                 BreakableEvent::Open => self.open(),
@@ -433,9 +423,9 @@ impl SwarmBreakable {
         self.pending_strikes.clear();
         let modifier = self.modifier();
         if let Some(mut m) = modifier.clone() {
-            let was_open = m.get("is_open").try_to::<bool>().unwrap_or(false);
-            self.open_before_break = Some(was_open);
-            m.set("is_open", &true.to_variant());
+            let mut m = m.bind_mut();
+            self.open_before_break = Some(m.is_open());
+            m.set_open(true);
         } else {
             self.report_setup();
         }
@@ -493,10 +483,10 @@ impl SwarmBreakable {
             w.push("A SwarmBreakable must be a child of a SwarmFlowModifier (the box agents press and strike): move it under one.");
             return w;
         };
-        if !m.get("blocks_agents").try_to::<bool>().unwrap_or(true) {
+        if !m.bind().blocks_agents() {
             w.push("The parent SwarmFlowModifier has Blocks Agents off, so agents walk through its box and nothing presses or strikes this: turn Blocks Agents on.");
         }
-        if !m.get("agents_attack_it").try_to::<bool>().unwrap_or(true) {
+        if !m.bind().agents_attack_it() {
             w.push("The parent SwarmFlowModifier has Agents Attack It off, so agents neither strike this nor wear it down by crowd pressure: turn it on, or break it only from script.");
         }
         for child in m.get_children().iter_shared() {

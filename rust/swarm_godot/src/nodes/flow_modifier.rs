@@ -140,7 +140,7 @@ impl SwarmFlowModifier {
     /// Agents that pressed against this box's closed cells in the last step (only agents that
     /// are going somewhere press).
     #[func]
-    fn get_pressing_agent_count(&self) -> i64 {
+    pub(crate) fn get_pressing_agent_count(&self) -> i64 {
         let me = self.to_gd();
         match find_manager(&me.clone().upcast()) {
             Ok(m) => m.bind().modifier_pressing_count(me.instance_id()),
@@ -231,6 +231,33 @@ impl SwarmFlowModifier {
 
     pub fn agents_attack_it(&self) -> bool {
         self.agents_attack_it
+    }
+
+    pub fn blocks_agents(&self) -> bool {
+        self.blocks_agents
+    }
+
+    /// The box's centre in global space.
+    pub fn global_center(&self) -> Vector3 {
+        self.base().get_global_transform() * self.center
+    }
+
+    pub fn route_cost(&self) -> f32 {
+        self.route_cost
+    }
+
+    /// Sets the route cost (a breakable lowers it when damaged and restores it at repair).
+    pub fn put_route_cost(&mut self, cost: f32) {
+        self.route_cost = cost;
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.is_open
+    }
+
+    /// Opens or shuts the box, as [member is_open] does.
+    pub fn set_open(&mut self, open: bool) {
+        self.is_open = open;
     }
 
     /// Whether a restamp was asked for with `force_update()` (and clears the request).
