@@ -152,7 +152,7 @@ impl Visuals {
     }
 
     /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
-    /// Visual refresh bands (seed 000): drawn agents are rewritten every frame up close, every
+    /// Visual refresh bands: drawn agents are rewritten every frame up close, every
     /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
     /// camera every agent is rewritten every frame.
     /// `layout` is the world's `layout_revision()`.

@@ -367,7 +367,7 @@ impl SwarmBreakable {
             Some(m) => m.upcast(),
             None => self.to_gd().upcast(),
         };
-        if let Ok(mut mgr) = crate::lookup::find_manager(&from) {
+        if let Ok(mut mgr) = SwarmManager::find_for(&from) {
             mgr.call_deferred("emit_noise", &[at.to_variant(), radius.to_variant()]);
         }
     }
@@ -501,11 +501,10 @@ impl SwarmBreakable {
                 break;
             }
         }
-        if let Ok(mgr) = crate::lookup::find_manager(&m.clone().upcast()) {
-            let mb = mgr.bind();
-            if !mb.surface_flow_field_on() {
+        if let Some(facts) = m.bind().manager_facts() {
+            if !facts.surface_flow_field_on {
                 w.push("The manager's Surface Flow Field is off, so the modifier stops nobody and nothing strikes this: turn on Surface Flow Field Enabled on the SwarmManager.");
-            } else if !mb.enforces_cell_boundaries() {
+            } else if !facts.enforces_cell_boundaries {
                 w.push("Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings, so the closed box stops nobody and nothing presses or strikes this: turn it on.");
             }
         }

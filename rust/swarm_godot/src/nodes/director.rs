@@ -10,7 +10,7 @@ use swarm_core::spawn::director::{distribute, limit_to_room, Director, DirectorC
 use swarm_core::spawn::recycle::{best_point, heading, nearest_player};
 
 use crate::convert::{to_vec3, to_vector3, Checker};
-use crate::lookup::{find_manager, TARGET_GROUP};
+use crate::lookup::TARGET_GROUP;
 use crate::nodes::manager::SwarmManager;
 use crate::nodes::spawners::{ground_height, manager_view, AnySpawner, MAX_COUNT};
 use crate::nodes::target::SwarmTarget;
@@ -127,7 +127,7 @@ impl INode for SwarmSpawnerDirector {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         let mut w = PackedStringArray::new();
-        if let Err(e) = find_manager(&self.to_gd().upcast()) {
+        if let Err(e) = SwarmManager::find_for(&self.to_gd().upcast()) {
             w.push(&format!("This director has no manager to spawn into: {e}."));
         }
         let label = self.label();
@@ -312,7 +312,7 @@ impl SwarmSpawnerDirector {
         let (spawners, mut problems) = self.resolve_spawners();
         let (_, mut more) = self.settings();
         problems.append(&mut more);
-        let manager = match find_manager(&self.to_gd().upcast()) {
+        let manager = match SwarmManager::find_for(&self.to_gd().upcast()) {
             Ok(m) => Some(m),
             Err(e) => {
                 problems.push(format!("{label}: {e}; nothing is spawned"));
@@ -506,7 +506,7 @@ impl SwarmSpawnerDirector {
             if !t.is_inside_tree() || !t.bind().enabled() {
                 continue;
             }
-            if find_manager(&t.clone().upcast()).ok().as_ref() != Some(manager) {
+            if SwarmManager::find_for(&t.clone().upcast()).ok().as_ref() != Some(manager) {
                 continue;
             }
             let pos = t.get_global_position();

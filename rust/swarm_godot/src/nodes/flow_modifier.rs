@@ -8,7 +8,8 @@ use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
 use swarm_core::glam::{Mat3, Vec3};
 
 use crate::convert::to_vec3;
-use crate::lookup::find_manager;
+use crate::lookup::find_manager_node;
+use crate::nodes::link::{BoxFeedback, ManagerFacts};
 
 pub const MODIFIER_GROUP: &str = "swarm_flow_modifiers";
 
@@ -67,6 +68,10 @@ pub struct SwarmFlowModifier {
     #[var]
     is_open: bool,
     force_pending: bool,
+    /// Handed over by the manager this box is registered with (`None`: not registered).
+    facts: Option<ManagerFacts>,
+    /// The box in the manager's last step.
+    feedback: BoxFeedback,
 
     base: Base<Node3D>,
 }
@@ -122,12 +127,8 @@ impl SwarmFlowModifier {
 
     /// Mean ground direction the pressing crowd shoves this box (zero when nobody presses it).
     #[func]
-    fn get_crowd_push_direction(&self) -> Vector3 {
-        let me = self.to_gd();
-        match find_manager(&me.clone().upcast()) {
-            Ok(m) => m.bind().modifier_push_direction(me.instance_id()),
-            Err(_) => Vector3::ZERO,
-        }
+    pub(crate) fn get_crowd_push_direction(&self) -> Vector3 {
+        self.feedback.push_direction
     }
 
     /// What is wrong with this modifier's setup (the editor shows the same as configuration
@@ -141,11 +142,7 @@ impl SwarmFlowModifier {
     /// are going somewhere press).
     #[func]
     pub(crate) fn get_pressing_agent_count(&self) -> i64 {
-        let me = self.to_gd();
-        match find_manager(&me.clone().upcast()) {
-            Ok(m) => m.bind().modifier_pressing_count(me.instance_id()),
-            Err(_) => 0,
-        }
+        self.feedback.pressing
     }
 }
 
@@ -167,21 +164,20 @@ impl SwarmFlowModifier {
         if !(self.size.x > 0.0 && self.size.y > 0.0 && self.size.z > 0.0) {
             w.push("Size must be above 0 on every axis: the box covers nothing.");
         }
-        let manager = match find_manager(&self.base().clone().upcast()) {
-            Ok(m) => m,
-            Err(e) => {
-                w.push(&format!("This SwarmFlowModifier has no manager: {e}."));
-                return w;
-            }
+        let Some(m) = self.facts else {
+            let e = find_manager_node(&self.base().clone().upcast())
+                .err()
+                .unwrap_or_else(|| "it has not registered with its manager yet (it registers on entering the scene tree)".into());
+            w.push(&format!("This SwarmFlowModifier has no manager: {e}."));
+            return w;
         };
-        let m = manager.bind();
-        if !m.surface_flow_field_on() {
+        if !m.surface_flow_field_on {
             w.push("The manager's Surface Flow Field is off, so this box neither stops agents nor changes routes: turn on Surface Flow Field Enabled on the SwarmManager.");
-        } else if self.blocks_agents && !m.enforces_cell_boundaries() {
+        } else if self.blocks_agents && !m.enforces_cell_boundaries {
             w.push("Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings, so this closed box stops nobody (only its route cost applies): turn it on.");
         }
         if self.route == Self::EXTRA_COST {
-            let cell = m.flow_cell_size();
+            let cell = m.flow_cell_size;
             let depth = (self.size.x.min(self.size.z).abs() / cell).round().max(1.0) as u32;
             let ceiling = ModifierLayer::route_cost_ceiling(cell, depth);
             if self.route_cost > ceiling {
@@ -258,6 +254,21 @@ impl SwarmFlowModifier {
     /// Opens or shuts the box, as [member is_open] does.
     pub fn set_open(&mut self, open: bool) {
         self.is_open = open;
+    }
+
+    /// The facts of the manager this box is registered with (`None`: not registered).
+    pub fn manager_facts(&self) -> Option<ManagerFacts> {
+        self.facts
+    }
+
+    /// Written by the manager when the box registers, leaves, or its facts change.
+    pub fn set_manager_facts(&mut self, facts: Option<ManagerFacts>) {
+        self.facts = facts;
+    }
+
+    /// Written by the manager at the end of each frame.
+    pub fn set_feedback(&mut self, feedback: BoxFeedback) {
+        self.feedback = feedback;
     }
 
     /// Whether a restamp was asked for with `force_update()` (and clears the request).

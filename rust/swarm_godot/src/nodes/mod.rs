@@ -4,6 +4,7 @@ pub mod breakable;
 pub mod director;
 pub mod flow_baker_node;
 pub mod flow_modifier;
+pub mod link;
 pub mod manager;
 pub mod pushable;
 pub mod spawners;

@@ -6,7 +6,6 @@ use godot::classes::notify::NodeNotification;
 use godot::classes::{INode, Node, RigidBody3D};
 use godot::prelude::*;
 
-use crate::lookup::find_manager;
 use crate::nodes::flow_modifier::SwarmFlowModifier;
 
 /// Lets the swarm shove a physics prop (a bin, a crate) instead of routing around it. Put it
@@ -112,10 +111,9 @@ impl INode for SwarmPushable {
         if body.is_freeze_enabled() {
             return;
         }
-        let Ok(manager) = find_manager(&modifier.clone().upcast()) else { return };
         let (count, dir) = {
-            let m = manager.bind();
-            (m.modifier_pressing_count(modifier.instance_id()), m.modifier_push_direction(modifier.instance_id()))
+            let m = modifier.bind();
+            (m.get_pressing_agent_count(), m.get_crowd_push_direction())
         };
         self.last_count = count;
         if count <= 0 || !dir.is_finite() || dir.length_squared() < 1e-8 {
@@ -182,10 +180,7 @@ impl SwarmPushable {
         match rigid_body_above(&modifier) {
             None => w.push("The parent SwarmFlowModifier has no RigidBody3D ancestor, so there is nothing to push: make the modifier a child of the RigidBody3D the crowd should shove.".into()),
             Some(body) => {
-                let walkable = find_manager(&modifier.clone().upcast())
-                    .ok()
-                    .and_then(|m| m.get("walkable_mask").try_to::<i64>().ok())
-                    .unwrap_or(0) as u32;
+                let walkable = modifier.bind().manager_facts().map_or(0, |f| f.walkable_mask);
                 let shared = body.get_collision_layer() & walkable;
                 if shared != 0 {
                     w.push(format!(
@@ -202,7 +197,7 @@ impl SwarmPushable {
                 }
             }
         }
-        if !modifier.get("blocks_agents").try_to::<bool>().unwrap_or(true) {
+        if !modifier.bind().blocks_agents() {
             w.push("The parent SwarmFlowModifier's Blocks Agents is off: agents walk through its box, nobody presses it and nothing pushes the body. Turn Blocks Agents on.".into());
         }
         if self.force_per_agent <= 0.0 || self.max_crowd_force <= 0.0 {

@@ -13,7 +13,6 @@ use swarm_core::spawn::{Shape, SpawnArea, SpawnRng};
 use swarm_core::Frustum;
 
 use crate::convert::{to_vec3, to_vector3, Checker};
-use crate::lookup::find_manager;
 use crate::nodes::manager::SwarmManager;
 use crate::resources::archetype::SwarmAgentArchetype;
 use crate::resources::spawn_profile::{Picker, SwarmSpawnProfile};
@@ -200,7 +199,7 @@ pub trait SpawnerNode {
 
     fn configuration_warnings(&self) -> PackedStringArray {
         let mut w = PackedStringArray::new();
-        if let Err(e) = find_manager(&self.node().upcast()) {
+        if let Err(e) = SwarmManager::find_for(&self.node().upcast()) {
             w.push(&format!("This spawner has no manager to spawn into: {e}."));
         }
         let (_, problems) = self.check(None, true);
@@ -347,7 +346,7 @@ fn spawn_method(mut s: AnySpawner, count: Option<i64>) -> PackedInt64Array {
         s.finish(rng, &Outcome::default(), &p);
         return PackedInt64Array::new();
     }
-    let mut manager = match find_manager(&p.node.clone().upcast()) {
+    let mut manager = match SwarmManager::find_for(&p.node.clone().upcast()) {
         Ok(m) => m,
         Err(e) => {
             godot_error!("{}: spawn: {e}; nothing spawned", p.label);

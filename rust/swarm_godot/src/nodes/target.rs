@@ -3,7 +3,7 @@
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 
-use crate::lookup::{find_manager, TARGET_GROUP};
+use crate::lookup::{find_manager_node, TARGET_GROUP};
 
 /// Something the swarm chases: a player, an objective, a bait. While it is in the scene tree it
 /// is registered with its [SwarmManager] (the nearest ancestor manager, else the only manager
@@ -43,7 +43,7 @@ impl INode3D for SwarmTarget {
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
         let mut w = PackedStringArray::new();
-        if let Err(e) = find_manager(&self.base().clone().upcast()) {
+        if let Err(e) = find_manager_node(&self.base().clone().upcast()) {
             w.push(&format!("This SwarmTarget has no manager to register with: {e}."));
         }
         w

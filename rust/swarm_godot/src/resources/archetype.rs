@@ -67,6 +67,16 @@ impl SwarmAgentArchetype {
         self.material_override.clone()
     }
 
+    /// The profile resources this archetype holds now.
+    pub fn profiles(&self) -> Vec<Gd<Resource>> {
+        let mut out: Vec<Gd<Resource>> = Vec::with_capacity(4);
+        out.extend(self.behavior_profile.clone().map(|p| p.upcast()));
+        out.extend(self.movement_profile.clone().map(|p| p.upcast()));
+        out.extend(self.attack_profile.clone().map(|p| p.upcast()));
+        out.extend(self.perception_profile.clone().map(|p| p.upcast()));
+        out
+    }
+
     pub fn display_name(&self) -> String {
         resource_name(&self.base().clone().upcast(), "SwarmAgentArchetype")
     }
@@ -91,5 +101,15 @@ impl SwarmAgentArchetype {
         a.attack = self.attack_profile.as_ref().map(|p| p.bind().to_core(owner, &mut problems));
         a.perception = self.perception_profile.as_ref().map(|p| p.bind().to_core(owner, &mut problems));
         (a, problems)
+    }
+}
+
+#[godot_api]
+impl godot::classes::IResource for SwarmAgentArchetype {
+    /// Every property edit is announced with `changed`: a manager using this resource converts
+    /// it again on its next frame (and only then).
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        self.base_mut().emit_changed();
+        false
     }
 }

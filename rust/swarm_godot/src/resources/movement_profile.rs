@@ -107,3 +107,13 @@ impl SwarmMovementProfile {
         m
     }
 }
+
+#[godot_api]
+impl godot::classes::IResource for SwarmMovementProfile {
+    /// Every property edit is announced with `changed`: a manager using this resource converts
+    /// it again on its next frame (and only then).
+    fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
+        self.base_mut().emit_changed();
+        false
+    }
+}
