@@ -368,7 +368,11 @@ impl SwarmBreakable {
             None => self.to_gd().upcast(),
         };
         if let Ok(mut mgr) = SwarmManager::find_for(&from) {
-            mgr.call_deferred("emit_noise", &[at.to_variant(), radius.to_variant()]);
+            mgr.run_deferred_gd(move |mut m| {
+                if m.is_instance_valid() {
+                    m.bind_mut().emit_noise(at, radius);
+                }
+            });
         }
     }
 

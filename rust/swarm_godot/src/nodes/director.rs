@@ -383,7 +383,8 @@ impl SwarmSpawnerDirector {
         let ids = self.schedule.alive_ids();
         let dead: Vec<i64> = {
             let _guard = self.base_mut();
-            ids.into_iter().filter(|&id| !manager.call("is_agent_alive", &[id.to_variant()]).booleanize()).collect()
+            let m = manager.bind();
+            ids.into_iter().filter(|&id| !m.is_agent_alive(id)).collect()
         };
         for id in dead {
             self.schedule.forget(id);
@@ -399,8 +400,10 @@ impl SwarmSpawnerDirector {
     ) {
         let mut n = self.schedule.wanted(cfg, dt);
         if n > 0 && !spawners.is_empty() {
-            let count = manager.call("get_agent_count", &[]).try_to::<i64>().unwrap_or(0);
-            let capacity = manager.call("get_capacity", &[]).try_to::<i64>().unwrap_or(0);
+            let (count, capacity) = {
+                let m = manager.bind();
+                (m.get_agent_count(), m.get_capacity())
+            };
             let (room, full) = limit_to_room(n, count, capacity);
             if full && !self.full_warned {
                 godot_warn!(
@@ -446,10 +449,7 @@ impl SwarmSpawnerDirector {
         if spawners.is_empty() || cfg.recycle_max_per_pass == 0 {
             return 0;
         }
-        let ids = manager
-            .call("get_recyclable_agents", &[cfg.recycle_distance.to_variant(), cfg.recycle_max_per_pass.to_variant()])
-            .try_to::<PackedInt64Array>()
-            .unwrap_or_default();
+        let ids = manager.bind().get_recyclable_agents(cfg.recycle_distance, cfg.recycle_max_per_pass);
         let players = self.player_targets(manager);
         if ids.is_empty() || players.is_empty() {
             return 0;
@@ -480,10 +480,7 @@ impl SwarmSpawnerDirector {
 
         let moved = {
             let _guard = self.base_mut();
-            moves
-                .iter()
-                .filter(|(id, q)| manager.call("set_agent_position", &[id.to_variant(), q.to_variant()]).booleanize())
-                .count() as i64
+            moves.iter().filter(|&&(id, q)| manager.bind_mut().set_agent_position(id, q)).count() as i64
         };
         if moved > 0 {
             self.signals().agents_recycled().emit(moved);

@@ -25,8 +25,7 @@ const VIEW_WARNING_INTERVAL_MS: u64 = 5000;
 /// The view of [member SwarmManager.visibility_camera], else of the viewport's current camera;
 /// `None` when there is no camera or its planes are not finite (then nothing is on screen).
 pub fn manager_view(manager: &Gd<SwarmManager>) -> Option<Frustum> {
-    let path = manager.get("visibility_camera").try_to::<NodePath>().unwrap_or_default();
-    crate::camera::frustum(&manager.clone().upcast(), &path).filter(Frustum::is_valid)
+    manager.bind().camera_frustum().filter(Frustum::is_valid)
 }
 
 /// A Godot transform as the core's affine map (the same arithmetic as `Transform3D * Vector3`).
@@ -245,10 +244,7 @@ pub fn execute(p: &Prepared, rng: &mut SpawnRng, manager: &mut Gd<SwarmManager>,
                 continue;
             }
         }
-        let id = manager
-            .call("spawn_agent", &[archetype.to_variant(), to_vector3(pos).to_variant()])
-            .try_to::<i64>()
-            .unwrap_or(-1);
+        let id = manager.bind_mut().spawn_agent(Some(archetype.clone()), to_vector3(pos));
         if id < 0 {
             out.refused = true;
             break;
