@@ -7,6 +7,7 @@ use glam::{Vec2, Vec3};
 use crate::agents::{
     AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
 };
+use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
 use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
@@ -28,7 +29,6 @@ use crate::steering::{
 };
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{choose_target, Targets};
-use crate::world::ArchetypeRuntime;
 
 /// Read-only inputs of the per-agent step.
 pub(crate) struct StepCtx<'a> {

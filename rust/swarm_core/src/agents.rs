@@ -5,7 +5,7 @@ use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
 use crate::combat::AttackState;
-use crate::perception::Awareness;
+use crate::perception::awareness::Awareness;
 use crate::snorm::Snorm2;
 use crate::targets::NO_TARGET;
 

@@ -1,4 +1,4 @@
-//! Attacks (seed 000's attack profile): a swing with windup, one damage tick, recovery and
+//! Attacks (an archetype's attack profile): a swing with windup, one damage tick, recovery and
 //! cooldown, and contact damage per second with pushback. The pass runs after movement, per agent
 //! in parallel (each agent only advances its own attack state), and reports hits as events in
 //! agent order, so results do not depend on the thread count. Agents with Close-Range Pressure
@@ -8,7 +8,7 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
-use crate::config::finite_clamp;
+use crate::sanitize::finite_clamp;
 
 /// How an archetype attacks. Optional on the archetype.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

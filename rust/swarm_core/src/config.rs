@@ -5,6 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::lod::LodSettings;
+pub use crate::sanitize::finite_clamp;
 
 /// A closed range `min..=max` sampled once per agent at spawn.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -30,15 +31,6 @@ impl Range {
     /// Linear interpolation at `t` in 0..1.
     pub fn at(self, t: f32) -> f32 {
         self.min + (self.max - self.min) * t
-    }
-}
-
-/// Clamps `v` into `lo..=hi`, replacing NaN/inf by `fallback`.
-pub fn finite_clamp(v: f32, lo: f32, hi: f32, fallback: f32) -> f32 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        fallback
     }
 }
 
@@ -137,7 +129,7 @@ pub enum OrientationMode {
     FaceGoalWithVelocityBlend,
 }
 
-/// Speed, acceleration and turning, as ranges sampled per agent (seed 000: movement profile).
+/// Speed, acceleration and turning, as ranges sampled per agent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MovementProfile {
     pub max_speed: Range,
@@ -185,7 +177,7 @@ impl MovementProfile {
     }
 }
 
-/// Which steering behaviours run and how strongly each contributes (seed 000: behavior profile).
+/// Which steering behaviours run and how strongly each contributes.
 /// Weights are relative (see `steering::blend`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BehaviorProfile {
@@ -382,7 +374,7 @@ pub enum SightOcclusion {
     NavigationPath,
 }
 
-/// What an agent notices (seeds 000 and 001: sight, occlusion, memory, noise, alerts).
+/// What an agent notices: sight, occlusion, memory, noise, alerts.
 /// Optional on the archetype: without it an agent always knows where its target is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PerceptionProfile {

@@ -1,11 +1,13 @@
 //! Swarm simulation core: every decision the horde makes, in plain Rust with no Godot types.
 //!
-//! State is data (`World` owns structure-of-arrays agent storage, ids, targets and the spatial
-//! grid); the step is a fixed pipeline of functions over that data, parallel over fixed-size
-//! chunks of agents with results independent of the thread count.
+//! State is data (`SimState`: structure-of-arrays agent storage, ids, targets, the flow field;
+//! serde-serializable), scratch and derived caches live beside it (`Workspace`), and the step is
+//! a fixed pipeline of stage functions over both (`step/`), parallel over fixed-size chunks of
+//! agents with results independent of the thread count. `World` holds one of each.
 
 mod agent_step;
 pub mod agents;
+pub mod archetype;
 pub mod body_blocking;
 pub mod breakable;
 pub mod camera;
@@ -17,13 +19,18 @@ pub mod lod;
 pub mod movement;
 pub mod noise;
 pub mod perception;
+pub mod sanitize;
 pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;
 pub mod spawn;
+pub mod state;
+pub mod stats;
 pub mod steering;
+pub mod step;
 pub mod surface_nav;
 pub mod targets;
+pub mod workspace;
 pub mod world;
 
 pub use camera::Frustum;
@@ -35,4 +42,4 @@ pub use config::{
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;
-pub use world::{DamageResult, PhaseTimes, SpawnError, StepStats, World};
+pub use world::{DamageResult, PhaseTimes, SimState, SpawnError, StepStats, Workspace, World};

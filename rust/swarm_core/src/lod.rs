@@ -1,4 +1,4 @@
-//! Importance LOD (seed 000): which agents run every behaviour every step (Full), which run
+//! Importance LOD: which agents run every behaviour every step (Full), which run
 //! Personal Space and approach steering on a throttled interval with fewer samples (Reduced), and
 //! which are throttled hardest (Cheap). The ladder, in order, first match wins:
 //!

@@ -1,4 +1,4 @@
-//! Agents on the surface flow field (seed 001): which cell each agent stands in, one field per
+//! Agents on the surface flow field: which cell each agent stands in, one field per
 //! target slot kept current (`FieldSet`), the steering direction an agent reads from its target's
 //! field, and the settle pass after movement that grounds agents on their cell's surface, keeps
 //! them out of cells they may not enter and brings strays back onto the nearest walkable cell.
@@ -7,6 +7,7 @@
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use crate::flow_field::{
     constrain_move, escape_closed_cell, path_length, recover, CellId, FieldSet, FieldSetSettings, FlowField,
@@ -20,10 +21,13 @@ const RECOVER_RINGS: u32 = 64;
 /// has a clear run at the target and may use its slot instead of the field.
 const CLEAR_RUN: f32 = 1.2;
 
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SurfaceNav {
     pub grid: SurfaceGrid,
     pub mods: ModifierLayer,
     pub fields: FieldSet,
+    /// Scratch of `path_length` (never read before it is reset).
+    #[serde(skip)]
     path: PathScratch,
     /// Cell of each target slot, for `target_field`.
     target_cells: Vec<CellId>,

@@ -1,4 +1,4 @@
-//! One scenario per steering behaviour of seed 000, each showing its effect in numbers, with the
+//! One scenario per steering behaviour, each showing its effect in numbers, with the
 //! behaviour on against the same world with it off.
 
 use swarm_core::glam::{Vec2, Vec3};

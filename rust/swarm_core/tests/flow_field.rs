@@ -1,5 +1,6 @@
 //! Surface flow field scenarios: mazes walked by following the field, corner cutting, a
-//! two-floor level joined by a ramp, closed cells, the seed's door-or-entrance route choice, the
+//! two-floor level joined by a ramp, closed cells, the route choice between a door with a route
+//! cost and an open entrance farther round (the cost decides which way the field points), the
 //! route-cost ceiling, a property test against a reference Dijkstra, time-sliced builds, and a
 //! serde round trip.
 

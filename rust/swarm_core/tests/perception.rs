@@ -1,4 +1,4 @@
-//! Perception (SPEC §7): sight distance, navigation-path occlusion by a costly door (and the
+//! Perception: sight distance, navigation-path occlusion by a costly door (and the
 //! BLOCKED-only-way-in case that reads as seen), search of the last seen spot and forgetting,
 //! noises, alerts, who presses a closed door, physics-ray requests, and identical results on one
 //! and many threads. Scenario tests run hundreds of steps and assert outcomes.
@@ -138,7 +138,8 @@ fn a_wall_hides_the_target_and_a_blocked_only_way_in_reads_as_seen() {
     w.register_target(Vec3::new(5.0, 0.0, 12.0), 1.0);
     run(&mut w, 120);
     assert_eq!(mode(&w, id), IDLE, "the wall hides the target");
-    // BLOCKED on the only way in: no route can be measured, so the target reads as seen (seed 001).
+    // BLOCKED on the only way in: no route can be measured, so the target reads as seen (the shut way in does not
+    // make the crowd forget it).
     set_door(&mut w, Some(door(RouteMode::Blocked)));
     run(&mut w, 120);
     assert_eq!(mode(&w, id), CHASING, "no route: reads as not blocked");

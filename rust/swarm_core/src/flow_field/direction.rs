@@ -11,6 +11,7 @@
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::integration::{best_of, neighbour_values, DistanceField};
 use super::modifiers::ModifierLayer;
@@ -19,7 +20,7 @@ use super::surface::{CellId, SurfaceGrid, NONE};
 /// Cells per parallel work item (fixed, so results never depend on the thread count).
 const PAR_CHUNK: usize = 4096;
 
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DirectionField {
     target: CellId,
     /// Per cell: unit heading on the ground plane (x, z), or zero.

@@ -6,6 +6,7 @@
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
 
 use super::direction::DirectionField;
 use super::integration::{integrate, DistanceField, IntegrationJob};
@@ -13,7 +14,7 @@ use super::modifiers::ModifierLayer;
 use super::surface::{CellId, SurfaceGrid, NONE};
 
 /// A distance field and the headings derived from it, for one target cell.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct FlowField {
     pub distance: DistanceField,
     pub direction: DirectionField,
@@ -59,7 +60,7 @@ impl FlowField {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FieldSetSettings {
     /// Cells each building field settles per `tick` (and as many headings once its distances
     /// are done): 16,384 keeps a slice under about 2 ms; `usize::MAX` builds in one tick.
@@ -77,7 +78,7 @@ impl Default for FieldSetSettings {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 struct Slot {
     /// What agents read.
     field: FlowField,
@@ -96,7 +97,7 @@ struct Slot {
 }
 
 /// Flow fields for a fixed number of target slots.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct FieldSet {
     settings: FieldSetSettings,
     slots: Vec<Slot>,

@@ -16,6 +16,7 @@
 //! segment between an orthogonal and a diagonal neighbour, as in Field D* / Tsitsiklis. Its
 //! descent directions are not limited to 8 headings; `direction` turns it into the flow.
 
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::f32::consts::{FRAC_1_SQRT_2, SQRT_2};
@@ -29,7 +30,7 @@ use super::surface::{CellId, SurfaceGrid, DIRS, NONE};
 const RING: u64 = 8;
 
 /// One cell's values, stored together: the search reads both for every neighbour.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Node {
     /// Route length to the target (`INFINITY`: no route).
     pub dist: f32,
@@ -40,7 +41,7 @@ pub(crate) struct Node {
 const UNREACHED: Node = Node { dist: f32::INFINITY, smooth: f32::INFINITY };
 
 /// Route lengths and smooth distances to one target.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DistanceField {
     target: CellId,
     nodes: Vec<Node>,
@@ -98,7 +99,7 @@ impl DistanceField {
 }
 
 /// A resumable distance-field build with its own reusable scratch.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct IntegrationJob {
     target: CellId,
     nodes: Vec<Node>,

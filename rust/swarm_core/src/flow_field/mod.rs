@@ -1,4 +1,4 @@
-//! Surface flow field (seed 001): a baked layered grid of walkable cells (`surface`), a run-time
+//! Surface flow field: a baked layered grid of walkable cells (`surface`), a run-time
 //! layer of doors and barricades over it (`modifiers`), per-target distance fields built in
 //! slices or at once (`integration`), smooth direction fields agents read once per step
 //! (`direction`), point-to-point route lengths (`path`), the per-target rebuild schedule
@@ -12,6 +12,10 @@ pub mod integration;
 pub mod modifiers;
 pub mod path;
 pub mod surface;
+mod surface_bake;
+mod surface_io;
+#[cfg(test)]
+mod surface_tests;
 
 pub use direction::DirectionField;
 pub use enforce::{constrain_move, escape_closed_cell, recover, MoveResult};

@@ -9,6 +9,7 @@
 //! being the box's thinner horizontal side in cells, at least 1).
 
 use glam::{Mat3, Vec3};
+use serde::{Deserialize, Serialize};
 
 use super::surface::{CellId, SurfaceGrid};
 
@@ -63,7 +64,7 @@ pub struct StampResult {
     pub clamped: bool,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct ModifierLayer {
     /// Per cell: `BLOCKS_AGENTS | ROUTE_BLOCKED` (and the internal touched bit).
     flags: Vec<u8>,

@@ -3,6 +3,7 @@
 //! so the sums match a field built for that destination. The scratch keeps its buffers and uses
 //! generation stamps, so a query allocates nothing and clears nothing.
 
+use serde::{Deserialize, Serialize};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 use std::f32::consts::SQRT_2;
@@ -11,7 +12,7 @@ use super::modifiers::ModifierLayer;
 use super::surface::{CellId, SurfaceGrid, NONE};
 
 /// Reusable buffers for `path_length`.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct PathScratch {
     g: Vec<f32>,
     /// Generation in which `g` was set for the cell.

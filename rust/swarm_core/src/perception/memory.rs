@@ -10,15 +10,15 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use super::sight::route_separates;
-use super::{Awareness, CHASING, IDLE, INVESTIGATING, SEARCHING};
 use crate::agents::FLAG_DORMANT;
+use crate::archetype::ArchetypeRuntime;
 use crate::config::{PerceptionProfile, SightOcclusion};
 use crate::flow_field::CellId;
+use crate::perception::awareness::{Awareness, CHASING, IDLE, INVESTIGATING, SEARCHING};
+use crate::perception::occlusion::route_separates;
 use crate::spatial_grid::SpatialGrid;
 use crate::surface_nav::SurfaceNav;
 use crate::targets::Targets;
-use crate::world::ArchetypeRuntime;
 
 /// Steps between two alert checks of one agent.
 pub const ALERT_INTERVAL: u32 = 4;

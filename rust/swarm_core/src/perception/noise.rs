@@ -3,14 +3,14 @@
 //! radius whose profile has search on and that neither see a target nor already investigate a
 //! noise. They walk to the noise and give up `forget_time` seconds later. Agents already
 //! investigating do not switch, and agents standing at the spot they investigate do not press
-//! what blocks it, so a crowd drawn only by noise eventually gives up (seed 001).
+//! what blocks it, so a crowd drawn only by noise eventually gives up.
 
 use glam::Vec2;
 
-use super::memory::{go_to, wake};
-use super::{Awareness, Noise, CHASING, INVESTIGATING};
+use crate::archetype::ArchetypeRuntime;
+use crate::perception::awareness::{Awareness, Noise, CHASING, INVESTIGATING};
+use crate::perception::memory::{go_to, wake};
 use crate::spatial_grid::SpatialGrid;
-use crate::world::ArchetypeRuntime;
 
 /// Applies queued noises (sequential: few noises, a grid query each).
 pub(crate) fn apply_noises(

@@ -1,4 +1,4 @@
-//! Additive blending (seed 000): each behaviour adds `weight * vector`; the sum is clamped to unit
+//! Additive blending: each behaviour adds `weight * vector`; the sum is clamped to unit
 //! length, smoothed through the steering response, and scaled by max speed by the caller.
 //!
 //! Weights are relative (doubling every weight changes nothing; raising one lowers the influence of

@@ -1,4 +1,4 @@
-//! Steering behaviours of seed 000. Each returns a ground-plane vector of at most unit length;
+//! Steering behaviours. Each returns a ground-plane vector of at most unit length;
 //! `blend` combines them. They are pure functions of their inputs, so the step can run them
 //! for any agent on any thread.
 

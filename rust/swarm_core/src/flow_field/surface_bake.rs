@@ -1,0 +1,368 @@
+//! Building a `SurfaceGrid`: from bake samples (`SurfaceGrid::bake`) or from stored parts
+//! (`from_parts`, for loading), deriving links, connected components, flat spans and the
+//! clearance erosion.
+//!
+//! Bake rules: a span is walkable when its sample says so and the next surface above it is at
+//! least `agent_height` higher. Neighbouring walkable spans link when their heights differ by at
+//! most `max_step_height` (links are mutual; a diagonal link also needs both orthogonal cells of
+//! its 2x2 block linked, so a diagonal never cuts a corner). Erosion by `clearance_radius` then
+//! blocks every cell where no point is `clearance_radius` away from blocked space: any cell whose
+//! walkable run along an axis or diagonal is narrower than twice the clearance, and any cell whose
+//! centre is closer than the clearance to the centre of a missing neighbour.
+
+use std::collections::BinaryHeap;
+
+use glam::Vec3;
+use rayon::prelude::*;
+
+use crate::flow_field::surface::{BakeError, BakeParams, BakeSamples, CellId, SurfaceGrid, SurfaceSample, DIRS, NONE};
+
+/// Samples closer than this in one column are one surface (the upper one is kept).
+const MERGE_EPS: f32 = 0.01;
+/// Spans processed per parallel work item (fixed, so work splits never depend on thread count).
+const PAR_CHUNK: usize = 4096;
+
+pub(super) fn check_layout(cell_size: f32, dims_x: u32, dims_z: u32, params: &BakeParams) -> Result<usize, BakeError> {
+    if !(cell_size.is_finite() && cell_size > 0.0) {
+        return Err(BakeError::BadCellSize);
+    }
+    let p = [params.agent_height, params.max_step_height, params.clearance_radius];
+    if p.iter().any(|v| !v.is_finite() || *v < 0.0) {
+        return Err(BakeError::BadParams);
+    }
+    let cols = dims_x as u64 * dims_z as u64;
+    if cols == 0 || cols >= NONE as u64 {
+        return Err(BakeError::BadDimensions);
+    }
+    Ok(cols as usize)
+}
+
+fn check_columns(column_start: &[u32], cols: usize, count: usize) -> Result<(), BakeError> {
+    if column_start.len() != cols + 1
+        || column_start[0] != 0
+        || column_start[cols] as usize != count
+        || column_start.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(BakeError::BadColumns);
+    }
+    Ok(())
+}
+
+impl SurfaceGrid {
+    /// Bakes the grid from samples: spans, headroom, links, clearance erosion, final links.
+    pub fn bake(samples: &BakeSamples, params: BakeParams) -> Result<Self, BakeError> {
+        let cols = check_layout(samples.cell_size, samples.dims_x, samples.dims_z, &params)?;
+        check_columns(&samples.column_start, cols, samples.samples.len())?;
+
+        // Spans: finite samples sorted by height, near-duplicates merged (upper kept), headroom.
+        let mut column_start = Vec::with_capacity(cols + 1);
+        let mut height = Vec::with_capacity(samples.samples.len());
+        let mut walkable = Vec::with_capacity(samples.samples.len());
+        let mut scratch: Vec<SurfaceSample> = Vec::new();
+        column_start.push(0u32);
+        for c in 0..cols {
+            let (a, b) = (samples.column_start[c] as usize, samples.column_start[c + 1] as usize);
+            scratch.clear();
+            scratch.extend(samples.samples[a..b].iter().filter(|s| s.height.is_finite()));
+            scratch.sort_by(|p, q| p.height.total_cmp(&q.height));
+            let first = height.len();
+            for (i, s) in scratch.iter().enumerate() {
+                if scratch.get(i + 1).is_some_and(|n| n.height - s.height < MERGE_EPS) {
+                    continue;
+                }
+                height.push(s.height);
+                walkable.push(s.walkable);
+            }
+            // Headroom: the next surface above is the ceiling.
+            for i in first..height.len() {
+                if i + 1 < height.len() && height[i + 1] - height[i] < params.agent_height {
+                    walkable[i] = false;
+                }
+            }
+            if height.len() >= NONE as usize {
+                return Err(BakeError::BadDimensions);
+            }
+            column_start.push(height.len() as u32);
+        }
+        let column = span_columns(&column_start);
+        let mut grid = SurfaceGrid {
+            origin: samples.origin,
+            cell_size: samples.cell_size,
+            inv_cell: 1.0 / samples.cell_size,
+            dims_x: samples.dims_x,
+            dims_z: samples.dims_z,
+            params,
+            column_start,
+            height,
+            column,
+            walkable,
+            links: Vec::new(),
+            component: Vec::new(),
+            flat: Vec::new(),
+        };
+        grid.links = grid.build_links();
+        let eroded = grid.erosion();
+        if eroded.iter().any(|&e| e) {
+            for (w, e) in grid.walkable.iter_mut().zip(&eroded) {
+                *w &= !e;
+            }
+            grid.links = grid.build_links();
+        }
+        grid.component = grid.components();
+        grid.flat = grid.flat_spans();
+        Ok(grid)
+    }
+
+    /// Rebuilds a grid from its stored parts (links and span columns are derived).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn from_parts(
+        origin: Vec3,
+        cell_size: f32,
+        dims_x: u32,
+        dims_z: u32,
+        params: BakeParams,
+        column_start: Vec<u32>,
+        height: Vec<f32>,
+        walkable: Vec<bool>,
+    ) -> Result<Self, BakeError> {
+        let cols = check_layout(cell_size, dims_x, dims_z, &params)?;
+        if !origin.is_finite() || height.len() != walkable.len() || height.iter().any(|h| !h.is_finite()) {
+            return Err(BakeError::BadBytes);
+        }
+        check_columns(&column_start, cols, height.len())?;
+        let column = span_columns(&column_start);
+        let mut grid = SurfaceGrid {
+            origin,
+            cell_size,
+            inv_cell: 1.0 / cell_size,
+            dims_x,
+            dims_z,
+            params,
+            column_start,
+            height,
+            column,
+            walkable,
+            links: Vec::new(),
+            component: Vec::new(),
+            flat: Vec::new(),
+        };
+        grid.links = grid.build_links();
+        grid.component = grid.components();
+        grid.flat = grid.flat_spans();
+        Ok(grid)
+    }
+
+    /// Which spans are flat ground: all linked neighbours at the span's own height.
+    fn flat_spans(&self) -> Vec<bool> {
+        self.links
+            .iter()
+            .enumerate()
+            .map(|(s, l)| l.iter().all(|&t| t == NONE || self.height[t as usize] == self.height[s]))
+            .collect()
+    }
+
+    /// Labels connected components by flood fill over links, in id order (deterministic).
+    fn components(&self) -> Vec<u32> {
+        let n = self.height.len();
+        let mut comp = vec![NONE; n];
+        let mut stack = Vec::new();
+        let mut next = 0;
+        for s in 0..n {
+            if !self.walkable[s] || comp[s] != NONE {
+                continue;
+            }
+            comp[s] = next;
+            stack.push(s as u32);
+            while let Some(c) = stack.pop() {
+                for &t in &self.links[c as usize] {
+                    if t != NONE && comp[t as usize] == NONE {
+                        comp[t as usize] = next;
+                        stack.push(t);
+                    }
+                }
+            }
+            next += 1;
+        }
+        comp
+    }
+
+    /// Links between walkable spans (mutual nearest within the step height; diagonals only
+    /// inside a fully linked 2x2 block).
+    fn build_links(&self) -> Vec<[CellId; 8]> {
+        let n = self.height.len();
+        let step = self.params.max_step_height;
+        // Pass 1: each span's nearest walkable span within the step in each orthogonal column.
+        let mut best = vec![[NONE; 8]; n];
+        best.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
+            for (j, o) in out.iter_mut().enumerate() {
+                let s = (k * PAR_CHUNK + j) as u32;
+                if !self.walkable[s as usize] {
+                    continue;
+                }
+                let h = self.height[s as usize];
+                for d in (0..8).step_by(2) {
+                    let Some(nc) = self.neighbour_column(self.column[s as usize], d) else { continue };
+                    let mut best_dh = f32::INFINITY;
+                    for t in self.column_spans(nc) {
+                        let dh = (self.height[t as usize] - h).abs();
+                        if self.walkable[t as usize] && dh <= step && dh < best_dh {
+                            best_dh = dh;
+                            o[d] = t;
+                        }
+                    }
+                }
+            }
+        });
+        // Pass 2: keep mutual orthogonal links, then diagonals closing a linked 2x2 block.
+        let mut links = vec![[NONE; 8]; n];
+        links.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
+            for (j, o) in out.iter_mut().enumerate() {
+                let s = k * PAR_CHUNK + j;
+                for d in (0..8).step_by(2) {
+                    let t = best[s][d];
+                    if t != NONE && best[t as usize][(d + 4) & 7] == s as u32 {
+                        o[d] = t;
+                    }
+                }
+            }
+        });
+        let orth = links.clone();
+        let mutual = |a: CellId, d: usize| -> CellId {
+            let t = orth[a as usize][d];
+            if t != NONE && orth[t as usize][(d + 4) & 7] == a {
+                t
+            } else {
+                NONE
+            }
+        };
+        links.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
+            for (j, o) in out.iter_mut().enumerate() {
+                let s = (k * PAR_CHUNK + j) as u32;
+                for d in (1..8).step_by(2) {
+                    let (o1, o2) = (o[d - 1], o[(d + 1) & 7]);
+                    if o1 == NONE || o2 == NONE {
+                        continue;
+                    }
+                    let c = mutual(o1, (d + 1) & 7);
+                    if c != NONE
+                        && c == mutual(o2, d - 1)
+                        && (self.height[c as usize] - self.height[s as usize]).abs() <= step
+                    {
+                        o[d] = c;
+                    }
+                }
+            }
+        });
+        links
+    }
+
+    /// Spans the clearance rules block (computed on the current links).
+    fn erosion(&self) -> Vec<bool> {
+        let n = self.height.len();
+        let c = self.params.clearance_radius;
+        let cs = self.cell_size;
+        let mut eroded = vec![false; n];
+        if c <= 0.0 {
+            return eroded;
+        }
+        // Width rule: the walkable run through the cell along each axis and diagonal.
+        let need = (2.0 * c / cs).ceil() as u32;
+        eroded.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
+            for (j, e) in out.iter_mut().enumerate() {
+                let s = (k * PAR_CHUNK + j) as u32;
+                if !self.walkable[s as usize] {
+                    continue;
+                }
+                for line in 0..4 {
+                    let run = 1 + self.run_length(s, line, need) + self.run_length(s, line + 4, need);
+                    let spacing = if line % 2 == 0 { cs } else { cs * std::f32::consts::SQRT_2 };
+                    if run as f32 * spacing + 1e-5 < 2.0 * c {
+                        *e = true;
+                        break;
+                    }
+                }
+            }
+        });
+        // Wall rule: distance from the cell centre to the nearest missing neighbour's centre,
+        // by propagating obstacle offsets outwards from cells with missing links. Only reaches
+        // anything when the clearance exceeds one cell.
+        if c > cs {
+            let limit2 = (c / cs) * (c / cs);
+            let mut offset = vec![(0i16, 0i16); n];
+            let mut dist2 = vec![u32::MAX; n];
+            let mut heap = BinaryHeap::new();
+            for s in 0..n {
+                if !self.walkable[s] {
+                    continue;
+                }
+                for (d, &(dx, dz)) in DIRS.iter().enumerate() {
+                    let d2 = (dx * dx + dz * dz) as u32;
+                    if self.links[s][d] == NONE && d2 < dist2[s] {
+                        dist2[s] = d2;
+                        offset[s] = (dx as i16, dz as i16);
+                    }
+                }
+                if dist2[s] != u32::MAX {
+                    heap.push(std::cmp::Reverse((dist2[s], s as u32)));
+                }
+            }
+            while let Some(std::cmp::Reverse((d2, s))) = heap.pop() {
+                if d2 != dist2[s as usize] {
+                    continue;
+                }
+                let (ox, oz) = offset[s as usize];
+                for (d, &(dx, dz)) in DIRS.iter().enumerate() {
+                    let t = self.links[s as usize][d];
+                    if t == NONE {
+                        continue;
+                    }
+                    let (tx, tz) = (ox as i32 - dx, oz as i32 - dz);
+                    let t2 = (tx * tx + tz * tz) as u32;
+                    if (t2 as f32) < limit2 && t2 < dist2[t as usize] {
+                        dist2[t as usize] = t2;
+                        offset[t as usize] = (tx as i16, tz as i16);
+                        heap.push(std::cmp::Reverse((t2, t)));
+                    }
+                }
+            }
+            for (e, &d2) in eroded.iter_mut().zip(&dist2) {
+                if d2 != u32::MAX && (d2 as f32) < limit2 {
+                    *e = true;
+                }
+            }
+        }
+        eroded
+    }
+
+    /// Cells walkable in direction `d` from `s`, following links, up to `cap`.
+    fn run_length(&self, s: CellId, d: usize, cap: u32) -> u32 {
+        let mut n = 0;
+        let mut cur = s;
+        while n < cap {
+            let t = self.links[cur as usize][d];
+            if t == NONE {
+                break;
+            }
+            cur = t;
+            n += 1;
+        }
+        n
+    }
+
+    fn neighbour_column(&self, col: u32, d: usize) -> Option<u32> {
+        let (ix, iz) = (col % self.dims_x, col / self.dims_x);
+        let (x, z) = (ix as i64 + DIRS[d].0 as i64, iz as i64 + DIRS[d].1 as i64);
+        if x < 0 || z < 0 || x >= self.dims_x as i64 || z >= self.dims_z as i64 {
+            return None;
+        }
+        Some(z as u32 * self.dims_x + x as u32)
+    }
+}
+
+fn span_columns(column_start: &[u32]) -> Vec<u32> {
+    let mut column = Vec::with_capacity(*column_start.last().unwrap_or(&0) as usize);
+    for (c, w) in column_start.windows(2).enumerate() {
+        column.extend(std::iter::repeat_n(c as u32, (w[1] - w[0]) as usize));
+    }
+    column
+}

@@ -1,0 +1,107 @@
+//! The simulation state: everything that defines a world and nothing that can be rebuilt from
+//! it. Settings, archetypes, agent storage, ids, targets, the surface flow field (grid, modifier
+//! layer, per-target fields and their in-progress builds), the camera, perception bookkeeping
+//! (queued noises, pending sight-ray requests, the ray round-robin), the RNG, time, the tick
+//! counter and the storage-layout bookkeeping. All of it is serde data: a `SimState` saved and
+//! loaded steps bit-identically to the original (see `World::from_state`).
+
+use glam::Vec2;
+use rand::SeedableRng;
+use rand_pcg::Pcg32;
+use serde::{Deserialize, Serialize};
+
+use crate::agents::Agents;
+use crate::archetype::ArchetypeRuntime;
+use crate::camera::Frustum;
+use crate::config::WorldSettings;
+use crate::flow_field::FieldSetSettings;
+use crate::ids::IdTable;
+use crate::perception::awareness::PerceptionRuntime;
+use crate::surface_nav::SurfaceNav;
+use crate::targets::Targets;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SimState {
+    pub(crate) settings: WorldSettings,
+    pub(crate) archetypes: Vec<ArchetypeRuntime>,
+    pub(crate) ids: IdTable,
+    pub(crate) agents: Agents,
+    pub(crate) targets: Targets,
+    /// The surface flow field, when one is set.
+    pub(crate) nav: Option<SurfaceNav>,
+    pub(crate) camera: Option<Frustum>,
+    /// Noise queue, sight-ray requests and their round-robin (see `perception`).
+    pub(crate) perception: PerceptionRuntime,
+    pub(crate) rng: Pcg32,
+    pub(crate) time: f64,
+    /// Steps taken.
+    pub(crate) ticks: u64,
+    /// Bumped whenever an agent index may now hold another agent (spawn, despawn, reorder).
+    pub(crate) layout: u64,
+    /// Agents placed out of grid order since the last reorder (spawned, or moved by a despawn),
+    /// and the tick of that reorder.
+    pub(crate) unsorted: usize,
+    pub(crate) reordered_at: u64,
+    /// Whether a query between steps built the spatial grid since the last step or move (for a
+    /// step of `workspace::QUERY_DT`): the next step then uses that grid as it is instead of
+    /// building one for its own `dt`, so a rebuilt workspace must build it the same way.
+    pub(crate) grid_built_by_query: bool,
+}
+
+impl SimState {
+    /// An empty world's state for sanitized `settings`.
+    pub(crate) fn new(settings: WorldSettings) -> Self {
+        let cap = settings.max_agents;
+        Self {
+            rng: Pcg32::seed_from_u64(settings.seed),
+            ids: IdTable::with_capacity(cap),
+            agents: Agents::with_capacity(cap),
+            targets: Targets::default(),
+            nav: None,
+            camera: None,
+            perception: PerceptionRuntime::default(),
+            archetypes: Vec::new(),
+            time: 0.0,
+            ticks: 0,
+            layout: 0,
+            unsorted: 0,
+            reordered_at: 0,
+            grid_built_by_query: false,
+            settings,
+        }
+    }
+
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    pub fn agents(&self) -> &Agents {
+        &self.agents
+    }
+
+    pub fn ticks(&self) -> u64 {
+        self.ticks
+    }
+
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// The flow-field schedule the settings ask for.
+    pub(crate) fn field_settings(&self) -> FieldSetSettings {
+        FieldSetSettings {
+            cost_rebuild_interval: self.settings.surface_flow_rebake_interval as f64,
+            ..FieldSetSettings::default()
+        }
+    }
+
+    /// Ground-plane positions of the active targets.
+    pub(crate) fn active_target_points(&self) -> Vec<Vec2> {
+        self.targets
+            .active()
+            .iter()
+            .filter_map(|&h| self.targets.get(h))
+            .map(|t| Vec2::new(t.position.x, t.position.z))
+            .collect()
+    }
+}

@@ -1,0 +1,48 @@
+//! Stage 5, body blocking (see `body_blocking`): overlapping bodies are pushed apart over a few
+//! passes on the grid. Reads radii, flags, tiers and the archetype maxima; writes `next_pos`
+//! (unless the positions stay in the grid's records, `write_back` false), the grid's records and
+//! the blocking buffers.
+
+use glam::{Vec3, Vec4};
+
+use crate::agents::AgentParams;
+use crate::archetype::ArchetypeMaxima;
+use crate::body_blocking;
+use crate::config::WorldSettings;
+use crate::spatial_grid::SpatialGrid;
+use crate::step::chunk::CHUNK;
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn block(
+    dt: f32,
+    settings: &WorldSettings,
+    maxima: &ArchetypeMaxima,
+    params: &[AgentParams],
+    flags: &[u8],
+    tier: &[u8],
+    write_back: bool,
+    next_pos: &mut [Vec3],
+    grid: &mut SpatialGrid,
+    spare: &mut Vec<Vec4>,
+    moved: &mut Vec<bool>,
+) {
+    // The grid's records hold the current positions but its cells are those of the last
+    // rebuild: a neighbour may sit up to max_speed * dt from the cell it is filed in (the
+    // query itself is centred on the agent's current position), plus small corrections
+    // per pass. A pair missed by a pass is only corrected a step later; it is never lost.
+    let slack = maxima.max_speed * dt + 0.05 * settings.body_blocking_iterations as f32;
+    body_blocking::resolve(
+        next_pos,
+        params,
+        flags,
+        tier,
+        grid,
+        spare,
+        moved,
+        settings.body_blocking_iterations,
+        maxima.max_radius,
+        slack,
+        write_back,
+        CHUNK,
+    );
+}

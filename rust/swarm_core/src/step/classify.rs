@@ -1,0 +1,210 @@
+//! Stage 2, classification (parallel over chunks, beside the deferred grid rebuild): dormancy,
+//! the Importance LOD ladder, each agent's distance to its target and plain distance sight; then
+//! the per-target chaser counts (Surround Shape) and Close-Range Pressure's turn-taking.
+//! Reads positions, radii, targets, archetypes, awareness and the camera; writes the agents'
+//! flags (dormant, pressing), dormancy timers and tiers, and the workspace's distances, sight,
+//! LOD scratch, chaser counts and pressing selection.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::agents::{AgentParams, FLAG_DORMANT, FLAG_PRESSING};
+use crate::archetype::ArchetypeRuntime;
+use crate::camera::Frustum;
+use crate::config::WorldSettings;
+use crate::lod::{self, TierCounts, TierScratch};
+use crate::perception::awareness::Awareness;
+use crate::steering::pressure;
+use crate::step::chunk::CHUNK;
+use crate::targets::{Targets, NO_TARGET};
+
+/// What the classification reads.
+pub(crate) struct ClassifyIn<'a> {
+    pub dt: f32,
+    pub settings: &'a WorldSettings,
+    pub archetypes: &'a [ArchetypeRuntime],
+    pub targets: &'a Targets,
+    pub camera: Option<&'a Frustum>,
+    pub pos: &'a [Vec3],
+    pub params: &'a [AgentParams],
+    pub target: &'a [u32],
+    pub arch: &'a [u16],
+    pub aware: &'a [Awareness],
+}
+
+/// What the classification writes (and the seeds and time of the pressing turns).
+pub(crate) struct ClassifyOut<'a> {
+    pub flags: &'a mut [u8],
+    pub dormant_timer: &'a mut [f32],
+    pub tier: &'a mut [u8],
+    pub seed: &'a [u32],
+    pub time: f64,
+    pub lod_dist: &'a mut Vec<f32>,
+    pub sees: &'a mut Vec<bool>,
+    pub lod_scratch: &'a mut TierScratch,
+    pub target_counts: &'a mut Vec<u32>,
+    pub press_candidates: &'a mut Vec<pressure::Candidate>,
+    pub pressing: &'a mut Vec<u32>,
+}
+
+/// The whole stage: `classify`, `count_per_target`, `select_pressing`; returns the agents per tier.
+pub(crate) fn run(input: &ClassifyIn, out: ClassifyOut) -> TierCounts {
+    let ClassifyOut {
+        flags,
+        dormant_timer,
+        tier,
+        seed,
+        time,
+        lod_dist,
+        sees,
+        lod_scratch,
+        target_counts,
+        press_candidates,
+        pressing,
+    } = out;
+    let tiers = classify(input, flags, dormant_timer, tier, lod_dist, sees, lod_scratch);
+    count_per_target(input.archetypes, input.target, target_counts);
+    select_pressing(
+        input.archetypes,
+        time,
+        input.arch,
+        input.target,
+        seed,
+        lod_dist,
+        flags,
+        press_candidates,
+        pressing,
+    );
+    tiers
+}
+
+/// Dormancy and the Importance LOD ladder: a parallel pass computes each agent's inputs
+/// (distance to its target, on camera, dormant) and the ladder's rungs (`lod::rung`), then
+/// `lod::share_cap` shares out the cap. Returns the agents per tier.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn classify(
+    input: &ClassifyIn,
+    flags: &mut [u8],
+    dormant_timer: &mut [f32],
+    tier: &mut [u8],
+    lod_dist: &mut Vec<f32>,
+    sees: &mut Vec<bool>,
+    lod_scratch: &mut TierScratch,
+) -> TierCounts {
+    let ClassifyIn { dt, settings: s, archetypes, targets, camera, pos, params, target, arch, aware } = *input;
+    let n = pos.len();
+    lod_dist.resize(n, 0.0);
+    sees.resize(n, true);
+    let ladder = s.lod.enabled;
+    // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
+    // cap is shared out after it (`lod::share_cap`).
+    let counts = (
+        lod_dist.par_chunks_mut(CHUNK),
+        flags.par_chunks_mut(CHUNK),
+        dormant_timer.par_chunks_mut(CHUNK),
+        sees.par_chunks_mut(CHUNK),
+        tier.par_chunks_mut(CHUNK),
+        lod_scratch.chunks(n, CHUNK).par_iter_mut(),
+    )
+        .into_par_iter()
+        .enumerate()
+        .map(|(ci, (ld, flags, timer, sees, tiers, candidates))| {
+            let mut counts = lod::TierCounts::default();
+            for k in 0..ld.len() {
+                let i = ci * CHUNK + k;
+                let p = pos[i];
+                let dist = targets
+                    .get(target[i])
+                    .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
+                let on_camera = camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
+                let mut dormant = flags[k] & FLAG_DORMANT != 0;
+                if !s.dormancy_enabled || (dormant && dist < s.dormancy_distance * 0.9) {
+                    dormant = false;
+                    timer[k] = 0.0;
+                } else if !dormant {
+                    // Only agents with a target can be far from it; an agent walking to a
+                    // searched spot or a heard noise stays awake.
+                    let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
+                    if dist.is_finite() && dist > s.dormancy_distance && !on_camera && !busy() {
+                        timer[k] += dt;
+                        dormant = timer[k] >= s.dormancy_delay;
+                    } else {
+                        timer[k] = 0.0;
+                    }
+                }
+                flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
+                if ladder {
+                    let f = s.lod.flags(dist, on_camera, dormant);
+                    lod::rung(f, &mut tiers[k], dist, i as u32, &mut counts, candidates);
+                }
+                ld[k] = dist;
+                // Plain distance sight (occlusion comes with perception).
+                let b = &archetypes[arch[i] as usize].config.behavior;
+                sees[k] = !b.use_out_of_sight || dist <= b.sight_distance;
+            }
+            counts
+        })
+        .reduce(lod::TierCounts::default, |a, b| a + b);
+    if ladder {
+        lod::share_cap(&s.lod, counts, tier, lod_scratch)
+    } else {
+        lod::all_full(flags, tier, FLAG_DORMANT)
+    }
+}
+
+/// Agents chasing each target slot, for Surround Shape's ring size (skipped when unused).
+pub(crate) fn count_per_target(archetypes: &[ArchetypeRuntime], target: &[u32], counts: &mut Vec<u32>) {
+    counts.clear();
+    if !archetypes.iter().any(|a| a.config.behavior.use_surround_shape) {
+        return;
+    }
+    for &t in target {
+        if t != NO_TARGET {
+            let t = t as usize;
+            if counts.len() <= t {
+                counts.resize(t + 1, 0);
+            }
+            counts[t] += 1;
+        }
+    }
+}
+
+/// Close-Range Pressure turn-taking: per target, the nearest agents whose press window is
+/// open, up to their `max_active_attackers`, press (wherever they stand); everyone else's
+/// pressing flag is cleared. `dist`: each agent's distance to its target (the classification's).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn select_pressing(
+    archetypes: &[ArchetypeRuntime],
+    time: f64,
+    arch: &[u16],
+    target: &[u32],
+    seed: &[u32],
+    dist: &[f32],
+    flags: &mut [u8],
+    candidates: &mut Vec<pressure::Candidate>,
+    pressing: &mut Vec<u32>,
+) {
+    if !archetypes.iter().any(|a| a.config.behavior.use_pressure) {
+        return;
+    }
+    candidates.clear();
+    for i in 0..flags.len() {
+        flags[i] &= !FLAG_PRESSING;
+        let b = &archetypes[arch[i] as usize].config.behavior;
+        let t = target[i];
+        if !b.use_pressure || t == NO_TARGET || flags[i] & FLAG_DORMANT != 0 {
+            continue;
+        }
+        // Whoever is nearest among those whose turn it is presses, however far out a big
+        // crowd has pushed the ring.
+        let d = dist[i];
+        if d.is_finite() && pressure::window_open(time, seed[i], b.turn_taking_cycle, b.press_window) {
+            candidates.push((t, d, i as u32, b.max_active_attackers));
+        }
+    }
+    pressure::select_pressing(candidates, pressing);
+    for &i in pressing.iter() {
+        flags[i as usize] |= FLAG_PRESSING;
+    }
+}

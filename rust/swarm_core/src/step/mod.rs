@@ -1,0 +1,207 @@
+//! The step pipeline: the order of the stages and their phase timings. Each stage is a function
+//! in its own file, taking the state and workspace parts it reads and writes (no `World`):
+//!
+//! 1. `select_targets` (sequential; counts only in `step_ms`): active targets, flow-field slots
+//!    and builds.
+//! 2. `reorder` (when due): agent storage into grid order.
+//! 3. `classify`, beside the grid rebuild the last step left pending: dormancy, the LOD ladder,
+//!    distances, plain sight, chaser counts, pressing turns.
+//! 4. `perceive`: sight, memory, noises, alerts, ray requests.            (phase: classify)
+//! 5. `steer`: the per-agent step into `next_pos`.                         (phase: steer)
+//! 6. `block`: body blocking.                                             (phase: body_blocking)
+//! 7. `settle`: surface settling, velocities, new positions, pressing.    (phase: settle)
+//! 8. `attack`: swings, contact damage, events.                           (phase: attack)
+//!
+//! Every per-agent write goes to that agent's own index (or its own rank) and every reduction
+//! uses fixed chunks (`chunk::CHUNK`), so results do not depend on the thread count.
+
+pub mod attack;
+pub mod block;
+pub mod chunk;
+pub mod classify;
+pub mod going;
+pub mod perceive;
+pub mod reorder;
+pub mod select_targets;
+pub mod settle;
+pub mod steer;
+
+use std::time::Instant;
+
+use crate::state::SimState;
+use crate::workspace::{self, Workspace};
+
+/// Advances `state` by `dt` seconds (already validated, not yet clamped).
+pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
+    let started = Instant::now();
+    let dt = dt.min(0.1);
+    state.ticks += 1;
+    ws.stats.ticks = state.ticks;
+    state.time += dt as f64;
+    // Whatever grid a query built is used (or replaced) by this step, which leaves it dirty.
+    state.grid_built_by_query = false;
+
+    let pool = ws.pool.clone();
+    ws.stats.active_targets = select_targets::select_targets(
+        &pool,
+        &state.settings,
+        dt,
+        state.time,
+        &state.agents.pos,
+        &mut ws.partials,
+        &mut state.targets,
+        state.nav.as_mut(),
+    );
+    pool.install(|| step_parallel(state, ws, dt));
+    ws.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
+}
+
+fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
+    let mut clock = Instant::now();
+    let mut lap = || {
+        let now = Instant::now();
+        let ms = (now - clock).as_secs_f32() * 1000.0;
+        clock = now;
+        ms
+    };
+    let n = state.agents.len();
+    ws.next_pos.resize(n, glam::Vec3::ZERO);
+    if reorder::due(n, state.ticks, state.reordered_at, state.unsorted) {
+        // The reorder follows the grid's order (and rebuilds the grid for the new storage).
+        if ws.grid_dirty {
+            ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
+        }
+        reorder::reorder_by_cell(&mut state.agents, &mut state.ids, ws.grid.order(), &mut ws.visited);
+        state.layout += 1;
+        state.unsorted = 0;
+        state.reordered_at = state.ticks;
+        ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
+    }
+    classify_and_rebuild_grid(state, ws, dt);
+    let a = &mut state.agents;
+    let perceive_in = perceive::PerceiveIn {
+        dt,
+        tick: state.ticks as u32,
+        eye_height: state.settings.agent_height,
+        maxima: &ws.maxima,
+        archetypes: &state.archetypes,
+        targets: &state.targets,
+        nav: state.nav.as_ref(),
+        ids: &state.ids,
+        grid: &ws.grid,
+        dist: &ws.lod_dist,
+    };
+    ws.stats.perception = perceive::perceive(&perceive_in, a, &mut state.perception, &mut ws.sees);
+    ws.stats.phases.classify = lap();
+
+    let steer_in = steer::SteerIn {
+        dt,
+        time: state.time,
+        tick: state.ticks,
+        settings: &state.settings,
+        maxima: &ws.maxima,
+        archetypes: &state.archetypes,
+        targets: &state.targets,
+        grid: &ws.grid,
+        nav: state.nav.as_ref(),
+        target_counts: &ws.target_counts,
+        sees: &ws.sees,
+    };
+    steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare);
+    ws.stats.phases.steer = lap();
+
+    let blocked = state.settings.body_blocking && n > 1;
+    // Off a flow field the blocked positions are read straight from the grid's records by
+    // settling (one pass over the agents less); settling on a field needs them in `next_pos`.
+    let from_grid = blocked && state.nav.is_none();
+    if blocked {
+        block::block(
+            dt,
+            &state.settings,
+            &ws.maxima,
+            &a.params,
+            &a.flags,
+            &a.tier,
+            !from_grid,
+            &mut ws.next_pos,
+            &mut ws.grid,
+            &mut ws.blocking_spare,
+            &mut ws.moved,
+        );
+    }
+    ws.stats.phases.body_blocking = lap();
+
+    let bounds = settle::settle(
+        dt,
+        state.settings.ground_height,
+        state.settings.surface_flow_enforce_cell_boundaries,
+        from_grid,
+        &state.archetypes,
+        &ws.grid,
+        state.nav.as_mut(),
+        a,
+        &mut ws.next_pos,
+        &mut ws.pressed,
+    );
+    // The grid for the new positions is built at the start of the next step (alongside the
+    // classification), or by the first query before it.
+    ws.grid_dirty = true;
+    ws.pending_bounds = (n > 0).then_some(bounds);
+    ws.stats.phases.settle = lap();
+
+    attack::attack(
+        dt,
+        &state.archetypes,
+        &state.targets,
+        state.nav.as_ref(),
+        &state.ids,
+        &ws.pressed,
+        a,
+        &mut ws.event_scratch,
+        &mut ws.events,
+    );
+    ws.stats.phases.attack = lap();
+}
+
+/// Classifies the agents, and runs the grid rebuild a step leaves pending (if any) alongside
+/// (the classification does not read the grid): the rebuild's counting sort is sequential,
+/// and this way the other threads spend that time classifying.
+fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32) {
+    let a = &mut state.agents;
+    let input = classify::ClassifyIn {
+        dt,
+        settings: &state.settings,
+        archetypes: &state.archetypes,
+        targets: &state.targets,
+        camera: state.camera.as_ref(),
+        pos: &a.pos,
+        params: &a.params,
+        target: &a.target,
+        arch: &a.archetype,
+        aware: &a.aware,
+    };
+    let out = classify::ClassifyOut {
+        flags: &mut a.flags,
+        dormant_timer: &mut a.dormant_timer,
+        tier: &mut a.tier,
+        seed: &a.seed,
+        time: state.time,
+        lod_dist: &mut ws.lod_dist,
+        sees: &mut ws.sees,
+        lod_scratch: &mut ws.lod_scratch,
+        target_counts: &mut ws.target_counts,
+        press_candidates: &mut ws.press_candidates,
+        pressing: &mut ws.pressing,
+    };
+    let classify = || classify::run(&input, out);
+    ws.stats.tiers = if ws.grid_dirty {
+        let (cell, bounds) = (ws.maxima.cell_size(dt), ws.pending_bounds.take());
+        let grid = &mut ws.grid;
+        let (pos, params) = (input.pos, input.params);
+        let ((), tiers) = rayon::join(|| workspace::rebuild_grid(grid, pos, params, cell, bounds), classify);
+        ws.grid_dirty = false;
+        tiers
+    } else {
+        classify()
+    };
+}

@@ -1,0 +1,94 @@
+//! Stage 6, settling: on a surface flow field agents stay on open cells and stand on the surface
+//! (recording the closed cell each one pressed); velocity becomes the motion that actually
+//! happened; the ground height applies off a field; the new positions replace the old; closed
+//! cells count the agents going somewhere that pressed them. Reads the old positions, radii and
+//! speeds, the grid's records, and what "going somewhere" needs; writes positions, velocities,
+//! cells, `pressed` and the flow field's pressing counts. Returns the new positions' bounds.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::agents::Agents;
+use crate::archetype::ArchetypeRuntime;
+use crate::flow_field::NONE;
+use crate::spatial_grid::{Bounds, SpatialGrid};
+use crate::step::chunk::CHUNK;
+use crate::step::going::Going;
+use crate::surface_nav::SurfaceNav;
+
+/// Settles the moved agents; `from_grid`: the ground-plane positions are taken from the grid's
+/// records (body blocking left them there) instead of `next_pos`.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn settle(
+    dt: f32,
+    ground_height: f32,
+    enforce: bool,
+    from_grid: bool,
+    archetypes: &[ArchetypeRuntime],
+    grid: &SpatialGrid,
+    nav: Option<&mut SurfaceNav>,
+    a: &mut Agents,
+    next_pos: &mut Vec<Vec3>,
+    pressed: &mut Vec<u32>,
+) -> (Vec2, Vec2) {
+    let n = a.len();
+    // On a surface flow field: stay on open cells, stand on the surface.
+    if let Some(nav) = &nav {
+        pressed.resize(n, NONE);
+        nav.settle(enforce, &a.pos, next_pos, &mut a.cell, pressed, CHUNK);
+    }
+    let ground = if nav.is_some() { f32::NAN } else { ground_height };
+    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos);
+    std::mem::swap(&mut a.pos, next_pos);
+    if let Some(nav) = nav {
+        // Only agents that are going somewhere press (and so attack or push) a closed cell.
+        let going = Going::new(archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
+        nav.count_pressing(pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
+    }
+    bounds
+}
+
+/// Velocity from the motion that actually happened, the ground height (unless NaN); returns the
+/// new positions' ground-plane bounds (for the grid rebuild).
+#[inline(never)]
+fn finish_motion(
+    dt: f32,
+    ground: f32,
+    from_grid: bool,
+    grid: &SpatialGrid,
+    a: &mut Agents,
+    next_pos: &mut [Vec3],
+) -> (Vec2, Vec2) {
+    // Velocity is the motion that actually happened (blocking included).
+    let inv_dt = 1.0 / dt;
+    let params = &a.params;
+    let (sorted, rank) = (grid.sorted(), grid.rank());
+    // The grid was rebuilt for this agent count at the start of the step.
+    assert_eq!(rank.len(), next_pos.len(), "grid out of date in finish_motion");
+    // The new positions' bounds come along.
+    (
+        a.vel.par_chunks_mut(CHUNK),
+        next_pos.par_chunks_mut(CHUNK),
+        a.pos.par_chunks(CHUNK),
+        params.par_chunks(CHUNK),
+        rank.par_chunks(CHUNK),
+    )
+        .into_par_iter()
+        .map(|(v, np, p, prm, rk)| {
+            let mut b = Bounds::EMPTY;
+            for ((((v, np), p), prm), &k) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm).zip(rk) {
+                if from_grid {
+                    let e = sorted[k as usize];
+                    (np.x, np.z) = (e.x, e.y);
+                }
+                if !ground.is_nan() {
+                    np.y = ground;
+                }
+                // Being shoved moves an agent but gives it no momentum beyond its own speed.
+                *v = ((*np - *p) * inv_dt).clamp_length_max(prm.max_speed);
+                b = Bounds::with(b, *np);
+            }
+            b
+        })
+        .reduce(|| Bounds::EMPTY, Bounds::union)
+}

@@ -1,0 +1,125 @@
+//! Stage 4, steering (parallel over chunks): target choice, the Importance LOD gate, every
+//! steering behaviour blended, movement and facing, per agent (`agent_step`). Reads the agents'
+//! positions, velocities, parameters, archetypes, seeds, tiers, cells and awareness, the targets,
+//! the grid, the flow field, the chaser counts and sight; writes `next_pos`, the agents'
+//! facing, turn rate, steering, target, retarget timer, cached pulls and flags, and (when body
+//! blocking runs) each agent's blocking record at its grid rank in `blocking_spare`.
+
+use glam::{Vec3, Vec4};
+use rayon::prelude::*;
+
+use crate::agent_step::{AgentIn, AgentState, StepCtx};
+use crate::agents::Agents;
+use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
+use crate::config::WorldSettings;
+use crate::scatter::Scatter;
+use crate::snorm::Snorm2;
+use crate::spatial_grid::SpatialGrid;
+use crate::step::chunk::CHUNK;
+use crate::surface_nav::SurfaceNav;
+use crate::targets::Targets;
+
+/// What steering reads besides the agents.
+pub(crate) struct SteerIn<'a> {
+    pub dt: f32,
+    pub time: f64,
+    pub tick: u64,
+    pub settings: &'a WorldSettings,
+    pub maxima: &'a ArchetypeMaxima,
+    pub archetypes: &'a [ArchetypeRuntime],
+    pub targets: &'a Targets,
+    pub grid: &'a SpatialGrid,
+    pub nav: Option<&'a SurfaceNav>,
+    pub target_counts: &'a [u32],
+    pub sees: &'a [bool],
+}
+
+/// Runs the per-agent step for every agent.
+#[inline(never)]
+pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], blocking_spare: &mut Vec<Vec4>) {
+    let SteerIn { dt, time, tick, settings, maxima, archetypes, targets, grid, nav, target_counts, sees } = *input;
+    let ctx = StepCtx {
+        dt,
+        time,
+        ground: if nav.is_some() { f32::NAN } else { settings.ground_height },
+        // (A thousandth of a metre more for rounding.)
+        isolation_reach: maxima.max_radius + 2.0 * maxima.max_speed * dt + 1e-3,
+        tick: tick as u32,
+        retarget_interval: settings.retarget_interval,
+        hysteresis: settings.retarget_hysteresis,
+        archetypes,
+        targets,
+        grid,
+        lod: &settings.lod,
+        every: StepCtx::intervals(&settings.lod),
+        target_counts,
+        sees,
+        nav,
+    };
+    let aware = &a.aware[..];
+    let (pos, vel, params, arch, seeds, tiers, cells) =
+        (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.tier[..], &a.cell[..]);
+    // Body blocking starts from the moved agents' records in the grid's cell order: each
+    // agent writes its own at its rank (a permutation), sparing blocking a gather pass.
+    let n = pos.len();
+    let blocking = settings.body_blocking && n > 1;
+    blocking_spare.resize(if blocking { n } else { 0 }, Vec4::ZERO);
+    let rank = grid.rank();
+    let records = Scatter::new(blocking_spare);
+    (
+        next_pos.par_chunks_mut(CHUNK),
+        a.facing.par_chunks_mut(CHUNK),
+        a.yaw_rate.par_chunks_mut(CHUNK),
+        a.steer.par_chunks_mut(CHUNK),
+        a.target.par_chunks_mut(CHUNK),
+        a.retarget_timer.par_chunks_mut(CHUNK),
+        a.ps_cache.par_chunks_mut(CHUNK),
+        a.approach_cache.par_chunks_mut(CHUNK),
+        a.flags.par_chunks_mut(CHUNK),
+        a.group_cache.par_chunks_mut(CHUNK),
+    )
+        .into_par_iter()
+        .enumerate()
+        .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group))| {
+            let base = ci * CHUNK;
+            let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
+            for k in 0..np.len() {
+                let i = base + k;
+                input.i = i;
+                let record = |p: Vec3| {
+                    if blocking {
+                        // SAFETY: `rank` is a permutation of the agent indices, and each
+                        // agent writes only at its own rank.
+                        unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
+                    }
+                };
+                let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k]) {
+                    Ok(gate) => gate,
+                    Err(coasted) => {
+                        np[k] = coasted;
+                        record(coasted);
+                        continue;
+                    }
+                };
+                let mut st = AgentState {
+                    facing: facing[k],
+                    yaw_rate: yaw_rate[k],
+                    steer: steer[k],
+                    target: target[k],
+                    flags: flags[k],
+                    ps_cache: ps_cache[k].get(),
+                    approach_cache: ap_cache[k].map(Snorm2::get),
+                    group_cache: group[k],
+                };
+                np[k] = ctx.agent_step(&input, &mut st, gate);
+                record(np[k]);
+                (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k]) =
+                    (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache);
+                if gate.due() {
+                    // The cached pulls only change when recomputed.
+                    ps_cache[k] = Snorm2::new(st.ps_cache);
+                    ap_cache[k] = st.approach_cache.map(Snorm2::new);
+                }
+            }
+        });
+}

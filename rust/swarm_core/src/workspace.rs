@@ -1,0 +1,158 @@
+//! The workspace: every per-step scratch buffer and derived cache beside the simulation state
+//! (`SimState`): the spatial grid and whether it is out of date, the archetype maxima, body
+//! blocking's buffers, the classification's outputs (distances, sight, LOD scratch), pressing
+//! selection, surface settling's pressed cells, attack events and their per-chunk scratch,
+//! reduction partials, the last step's stats and the thread pool. Nothing here carries over
+//! from one step to the next in a way the state does not determine: `Workspace::new(&state)`
+//! (or `reset`) rebuilds it at any time, with the grid marked dirty, and the next step gives
+//! the same bits as with the workspace the world had.
+
+use std::sync::Arc;
+
+use glam::{DVec3, Vec2, Vec3, Vec4};
+
+use crate::agents::AgentParams;
+use crate::archetype::ArchetypeMaxima;
+use crate::combat::AttackEvent;
+use crate::lod::TierScratch;
+use crate::spatial_grid::SpatialGrid;
+use crate::state::SimState;
+use crate::stats::StepStats;
+use crate::steering::pressure;
+use crate::step::chunk::CHUNK;
+
+/// The step length a query between steps builds the grid for (its cell size).
+pub const QUERY_DT: f32 = 1.0 / 60.0;
+
+pub struct Workspace {
+    /// The spatial grid, valid for the agents' positions unless `grid_dirty`.
+    pub(crate) grid: SpatialGrid,
+    pub(crate) grid_dirty: bool,
+    /// Ground-plane bounds of the positions as the last step left them, while nothing has moved
+    /// an agent since (the deferred grid rebuild then skips a pass over the positions).
+    pub(crate) pending_bounds: Option<(Vec2, Vec2)>,
+    /// Derived from the archetypes: neighbourhood sizes, perception features in use.
+    pub(crate) maxima: ArchetypeMaxima,
+    /// Positions the step moves agents to (before blocking and settling).
+    pub(crate) next_pos: Vec<Vec3>,
+    /// Body blocking's second buffer of cell-ordered records.
+    pub(crate) blocking_spare: Vec<Vec4>,
+    /// Per agent: ground-plane distance to its target (`INFINITY`: none), from the classification.
+    pub(crate) lod_dist: Vec<f32>,
+    pub(crate) lod_scratch: TierScratch,
+    /// Per agent: whether it sees its target this step.
+    pub(crate) sees: Vec<bool>,
+    /// Body blocking: whether each agent overlapped anything in the last pass.
+    pub(crate) moved: Vec<bool>,
+    /// Agents chasing each target slot (Surround Shape).
+    pub(crate) target_counts: Vec<u32>,
+    pub(crate) press_candidates: Vec<pressure::Candidate>,
+    pub(crate) pressing: Vec<u32>,
+    /// Hits landed in the last step (the step's output, cleared by the next).
+    pub(crate) events: Vec<AttackEvent>,
+    pub(crate) event_scratch: Vec<Vec<AttackEvent>>,
+    /// Storage reorder's scratch.
+    pub(crate) visited: Vec<bool>,
+    /// Per agent: the closed cell its last move pressed against (surface settling).
+    pub(crate) pressed: Vec<u32>,
+    /// Per chunk partial sums (the centroid).
+    pub(crate) partials: Vec<DVec3>,
+    /// The last step's counts and timings (its `ticks` mirrors the state's).
+    pub(crate) stats: StepStats,
+    pub(crate) pool: Arc<rayon::ThreadPool>,
+}
+
+impl Workspace {
+    /// A fresh workspace for `state` (its thread pool has `worker_threads` threads).
+    pub fn new(state: &SimState) -> Self {
+        let cap = state.settings.max_agents;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(state.settings.worker_threads)
+            .thread_name(|i| format!("swarm-{i}"))
+            .build()
+            .expect("rayon thread pool");
+        let mut ws = Self {
+            grid: SpatialGrid::with_capacity(cap),
+            grid_dirty: true,
+            pending_bounds: None,
+            maxima: ArchetypeMaxima::of(&state.archetypes),
+            next_pos: Vec::with_capacity(cap),
+            blocking_spare: Vec::with_capacity(cap),
+            lod_dist: Vec::with_capacity(cap),
+            lod_scratch: TierScratch::default(),
+            sees: Vec::with_capacity(cap),
+            moved: Vec::with_capacity(cap),
+            target_counts: Vec::new(),
+            press_candidates: Vec::new(),
+            pressing: Vec::new(),
+            events: Vec::new(),
+            event_scratch: Vec::new(),
+            visited: Vec::with_capacity(cap),
+            pressed: Vec::new(),
+            partials: Vec::with_capacity(cap / CHUNK + 1),
+            stats: StepStats { ticks: state.ticks, ..StepStats::default() },
+            pool: Arc::new(pool),
+        };
+        ws.restore_query_grid(state);
+        ws
+    }
+
+    /// Forgets every derived cache (the buffers keep their memory): the grid is rebuilt before
+    /// its next use and the maxima are recomputed from `state`.
+    pub fn reset(&mut self, state: &SimState) {
+        self.maxima = ArchetypeMaxima::of(&state.archetypes);
+        self.positions_changed();
+        self.events.clear();
+        self.stats = StepStats { ticks: state.ticks, ..StepStats::default() };
+        self.restore_query_grid(state);
+    }
+
+    /// Something other than a step moved, added or removed agents: the grid is rebuilt before
+    /// its next use, with fresh bounds.
+    pub(crate) fn positions_changed(&mut self) {
+        self.grid_dirty = true;
+        self.pending_bounds = None;
+    }
+
+    /// Rebuilds the spatial grid for `pos` and radii from `params` (cell size for a step of `dt`).
+    pub(crate) fn rebuild_grid(&mut self, pos: &[Vec3], params: &[AgentParams], dt: f32) {
+        let (cell, bounds) = (self.maxima.cell_size(dt), self.pending_bounds.take());
+        rebuild_grid(&mut self.grid, pos, params, cell, bounds);
+        self.grid_dirty = false;
+    }
+
+    /// The grid for queries between steps: rebuilt (on the pool, cell size for a step of
+    /// `QUERY_DT`) if anything moved; returns whether it was rebuilt.
+    pub(crate) fn ensure_grid(&mut self, pos: &[Vec3], params: &[AgentParams]) -> bool {
+        if !self.grid_dirty {
+            return false;
+        }
+        let pool = self.pool.clone();
+        pool.install(|| self.rebuild_grid(pos, params, QUERY_DT));
+        true
+    }
+
+    /// A fresh workspace's grid is dirty, so the next step would build it for that step's `dt`;
+    /// when the world's grid had been built by a query since the last step (for `QUERY_DT`, and
+    /// the next step uses it as it is), it is built that way again so the next step sees the
+    /// same grid.
+    fn restore_query_grid(&mut self, state: &SimState) {
+        if state.grid_built_by_query {
+            self.ensure_grid(&state.agents.pos, &state.agents.params);
+        }
+    }
+}
+
+/// Rebuilds `grid` for `pos` (radii from `params`), with the positions' bounds when known.
+pub(crate) fn rebuild_grid(
+    grid: &mut SpatialGrid,
+    pos: &[Vec3],
+    params: &[AgentParams],
+    cell: f32,
+    bounds: Option<(Vec2, Vec2)>,
+) {
+    match bounds {
+        Some(b) => grid.rebuild_within(pos, &|i| params[i].radius, cell, b),
+        None => grid.rebuild(pos, &|i| params[i].radius, cell),
+    }
+}
