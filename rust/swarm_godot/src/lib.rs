@@ -4,6 +4,7 @@
 
 use godot::prelude::*;
 
+mod camera;
 mod convert;
 mod flow_bake;
 mod flow_debug;

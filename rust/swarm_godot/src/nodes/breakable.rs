@@ -1,10 +1,12 @@
-//! `SwarmBreakable`: health for a door or barricade (a child of a `SwarmFlowModifier`) that the
-//! swarm fights through with strikes and crowd pressure; it breaks the modifier open at zero
-//! health and `repair()` undoes exactly what the break did.
+//! `SwarmBreakable`: the node over the core's breakable state machine for a door or barricade
+//! (a child of a `SwarmFlowModifier`): it feeds strikes and crowd pressure in, and turns the
+//! events out into signals, the modifier's route cost and is_open, colliders and visibility;
+//! `repair()` undoes exactly what the break did.
 
 use godot::classes::notify::NodeNotification;
 use godot::classes::{Area3D, CollisionObject3D, CollisionPolygon3D, CollisionShape3D, Engine, INode, Node};
 use godot::prelude::*;
+use swarm_core::breakable::{valid_amount, BreakState, BreakableConfig, BreakableEvent, BreakableState};
 
 use crate::nodes::flow_modifier::SwarmFlowModifier;
 use crate::nodes::manager::SwarmManager;
@@ -91,9 +93,8 @@ pub struct SwarmBreakable {
     #[export]
     show_on_break: Array<NodePath>,
 
-    health: f32,
-    state: i64,
-    started: bool,
+    /// Health and state; `None` until first used at run time.
+    core: Option<BreakableState>,
     /// Route cost before the damaged crossing scaled it (restored by repair).
     saved_route_cost: Option<f32>,
     /// What the break changed: the modifier's is_open before it, the colliders it disabled.
@@ -101,8 +102,6 @@ pub struct SwarmBreakable {
     disabled_colliders: Vec<Gd<Node>>,
     /// Strikes the manager delivered during its step, applied at the next physics frame.
     pending_strikes: Vec<(f32, Vector3)>,
-    pressing: i64,
-    since_hit_noise: f32,
     setup_reported: bool,
 
     base: Base<Node>,
@@ -164,11 +163,9 @@ impl SwarmBreakable {
         if !self.valid_amount("apply_damage", amount) {
             return;
         }
-        if self.only_swarm_damage {
-            let from_manager = context.get("source").is_some_and(|s| s.try_to::<Gd<SwarmManager>>().is_ok());
-            if !from_manager {
-                return;
-            }
+        let from_manager = context.get("source").is_some_and(|s| s.try_to::<Gd<SwarmManager>>().is_ok());
+        if !self.config().accepts_damage(from_manager) {
+            return;
         }
         self.take(amount);
     }
@@ -176,16 +173,9 @@ impl SwarmBreakable {
     /// Breaks it now, whatever its health.
     #[func]
     fn break_now(&mut self) {
-        self.ensure_started();
-        if self.state == Self::BROKEN {
-            return;
-        }
-        let had = self.health;
-        self.health = 0.0;
-        if had > 0.0 {
-            self.signals().damaged().emit(0.0);
-        }
-        self.do_break();
+        let cfg = self.config();
+        let events = self.core().break_now(&cfg);
+        self.dispatch(events);
     }
 
     /// Full health and the full route cost again, and switches back exactly what the break
@@ -196,11 +186,11 @@ impl SwarmBreakable {
         self.ensure_started();
         let modifier = self.modifier();
         if let (Some(cost), Some(m)) = (self.saved_route_cost.take(), modifier.as_ref()) {
-            m.clone().set("route_cost", &cost.to_variant());
+            m.clone().bind_mut().put_route_cost(cost);
         }
         if let Some(was_open) = self.open_before_break.take() {
             if let Some(m) = modifier.as_ref() {
-                m.clone().set("is_open", &was_open.to_variant());
+                m.clone().bind_mut().set_open(was_open);
             }
         }
         for mut c in std::mem::take(&mut self.disabled_colliders) {
@@ -210,35 +200,30 @@ impl SwarmBreakable {
         }
         self.set_start_visibility();
         self.pending_strikes.clear();
-        self.health = self.max_health();
-        let was = self.state;
-        self.state = Self::INTACT;
-        self.signals().damaged().emit(1.0);
-        if was != Self::INTACT {
-            self.signals().state_changed().emit(Self::INTACT);
-        }
+        let cfg = self.config();
+        let events = self.core().repair(&cfg);
+        self.dispatch(events);
     }
 
     /// Current health (0 when broken).
     #[func]
     fn get_health(&self) -> f32 {
-        if self.started {
-            self.health
-        } else {
-            self.max_health()
+        match &self.core {
+            Some(core) => core.health(),
+            None => self.config().max_health(),
         }
     }
 
     /// [constant INTACT], [constant DAMAGED] or [constant BROKEN].
     #[func]
     fn get_state(&self) -> i64 {
-        self.state
+        self.core.as_ref().map_or(Self::INTACT, |c| c.state().index())
     }
 
     /// Agents pressing the modifier's closed box at the last physics frame.
     #[func]
     fn get_pressing_agent_count(&self) -> i64 {
-        self.pressing
+        self.core.as_ref().map_or(0, BreakableState::pressing)
     }
 
     /// What is wrong with this breakable's setup (the editor shows the same as configuration
@@ -262,11 +247,11 @@ impl INode for SwarmBreakable {
     }
 
     fn physics_process(&mut self, delta: f64) {
-        if Engine::singleton().is_editor_hint() || !self.started {
+        if Engine::singleton().is_editor_hint() || self.core.is_none() {
             return;
         }
-        let dt = if delta.is_finite() { delta.max(0.0) as f32 } else { 0.0 };
-        self.since_hit_noise += dt;
+        let dt = delta as f32;
+        self.core().advance(dt);
         for (amount, point) in std::mem::take(&mut self.pending_strikes) {
             self.strike(amount, point);
         }
@@ -274,19 +259,16 @@ impl INode for SwarmBreakable {
             self.report_setup();
             return;
         };
-        let attack = m.get("agents_attack_it").try_to::<bool>().unwrap_or(false);
-        let count = if attack && self.state != Self::BROKEN {
-            m.clone().call("get_pressing_agent_count", &[]).try_to::<i64>().unwrap_or(0).max(0)
-        } else {
-            0
-        };
-        if count != self.pressing {
-            self.pressing = count;
+        let attack = m.bind().agents_attack_it();
+        let broken = self.core().state() == BreakState::Broken;
+        let pressing = if attack && !broken { m.bind().get_pressing_agent_count() } else { 0 };
+        let cfg = self.config();
+        let (changed, pressure) = self.core().press(&cfg, pressing, dt);
+        if let Some(count) = changed {
             self.signals().pressure_changed().emit(count);
         }
-        let per_agent = self.crowd_pressure_per_agent;
-        if count > 0 && per_agent.is_finite() && per_agent > 0.0 && self.state != Self::BROKEN {
-            self.take(per_agent * count as f32 * dt);
+        if pressure > 0.0 {
+            self.take(pressure);
         }
     }
 
@@ -313,7 +295,7 @@ impl SwarmBreakable {
     }
 
     fn valid_amount(&self, method: &str, amount: f32) -> bool {
-        if amount.is_finite() && amount >= 0.0 {
+        if valid_amount(amount) {
             return true;
         }
         godot_error!(
@@ -323,13 +305,25 @@ impl SwarmBreakable {
         false
     }
 
-    /// max_health, refused (with 1 used instead) when not a positive finite number.
-    fn max_health(&self) -> f32 {
-        if self.max_health.is_finite() && self.max_health > 0.0 {
-            self.max_health
-        } else {
-            1.0
+    /// The exported settings as the core reads them (it cleans bad values itself).
+    fn config(&self) -> BreakableConfig {
+        BreakableConfig {
+            max_health: self.max_health,
+            strike_damage_scale: self.strike_damage_scale,
+            damaged_below: self.damaged_below,
+            damaged_route_cost_scale: self.damaged_route_cost_scale,
+            crowd_pressure_per_agent: self.crowd_pressure_per_agent,
+            hit_noise_radius: self.hit_noise_radius,
+            hit_noise_interval: self.hit_noise_interval,
+            break_noise_radius: self.break_noise_radius,
+            only_swarm_damage: self.only_swarm_damage,
         }
+    }
+
+    /// The health state, started on first use.
+    fn core(&mut self) -> &mut BreakableState {
+        self.ensure_started();
+        self.core.as_mut().expect("started above")
     }
 
     fn modifier(&self) -> Option<Gd<SwarmFlowModifier>> {
@@ -349,49 +343,20 @@ impl SwarmBreakable {
 
     /// First use at run time: full health, bad fields reported, start visibility.
     fn ensure_started(&mut self) {
-        if self.started {
+        if self.core.is_some() {
             return;
         }
-        self.started = true;
+        let cfg = self.config();
         let label = self.label();
-        if !(self.max_health.is_finite() && self.max_health > 0.0) {
-            godot_error!("{label}: max_health must be a finite number above 0, got {}; using 1", self.max_health);
+        for p in cfg.problems() {
+            godot_error!("{label}: {p}");
         }
-        for (name, v) in [
-            ("strike_damage_scale", self.strike_damage_scale),
-            ("damaged_below", self.damaged_below),
-            ("damaged_route_cost_scale", self.damaged_route_cost_scale),
-            ("crowd_pressure_per_agent", self.crowd_pressure_per_agent),
-            ("hit_noise_radius", self.hit_noise_radius),
-            ("hit_noise_interval", self.hit_noise_interval),
-            ("break_noise_radius", self.break_noise_radius),
-        ] {
-            if !(v.is_finite() && v >= 0.0) {
-                godot_error!("{label}: {name} must be a finite number at or above 0, got {v}; using 0");
-            }
-        }
-        self.health = self.max_health();
-        self.state = Self::INTACT;
-        self.since_hit_noise = f32::INFINITY;
+        self.core = Some(BreakableState::new(&cfg));
         self.set_start_visibility();
     }
 
-    fn clean(v: f32) -> f32 {
-        if v.is_finite() {
-            v.max(0.0)
-        } else {
-            0.0
-        }
-    }
-
     fn noise_position(&self) -> Vector3 {
-        match self.modifier() {
-            Some(m) => {
-                let c = m.get("center").try_to::<Vector3>().unwrap_or(Vector3::ZERO);
-                m.get_global_transform() * c
-            }
-            None => Vector3::ZERO,
-        }
+        self.modifier().map_or(Vector3::ZERO, |m| m.bind().global_center())
     }
 
     /// Emits [signal noise_made] and feeds the noise to the manager's perception. Deferred to the
@@ -403,62 +368,68 @@ impl SwarmBreakable {
             None => self.to_gd().upcast(),
         };
         if let Ok(mut mgr) = SwarmManager::find_for(&from) {
-            mgr.call_deferred("emit_noise", &[at.to_variant(), radius.to_variant()]);
+            mgr.run_deferred_gd(move |mut m| {
+                if m.is_instance_valid() {
+                    m.bind_mut().emit_noise(at, radius);
+                }
+            });
         }
     }
 
-    /// An agent's blow: health and the hit noise.
+    /// An agent's blow: the hit noise (rate-limited), then the damage.
     fn strike(&mut self, amount: f32, point: Vector3) {
-        self.ensure_started();
-        if self.state == Self::BROKEN {
-            return;
-        }
-        let radius = Self::clean(self.hit_noise_radius);
-        if radius > 0.0 && self.since_hit_noise >= Self::clean(self.hit_noise_interval) {
-            self.since_hit_noise = 0.0;
+        let cfg = self.config();
+        if let Some(radius) = self.core().strike_noise(&cfg) {
             self.make_noise(point, radius);
         }
         self.take(amount);
     }
 
-    /// Takes `amount` off health and handles the damaged and broken crossings.
+    /// Takes `amount` off health: reports the new health, then the state crossings it causes
+    /// (unless a handler of [signal damaged] broke it meanwhile).
     fn take(&mut self, amount: f32) {
-        self.ensure_started();
-        if self.state == Self::BROKEN || amount <= 0.0 {
+        let cfg = self.config();
+        let Some(fraction) = self.core().wear(&cfg, amount) else {
             return;
-        }
-        self.health = (self.health - amount).max(0.0);
-        let fraction = self.health / self.max_health();
+        };
         self.signals().damaged().emit(fraction);
-        if self.state == Self::BROKEN {
-            return; // a handler broke or repaired it meanwhile
-        }
-        if self.health <= 0.0 {
-            self.do_break();
-            return;
-        }
-        if self.state == Self::INTACT && fraction <= Self::clean(self.damaged_below) {
-            self.state = Self::DAMAGED;
-            if let Some(mut m) = self.modifier() {
-                if let Ok(cost) = m.get("route_cost").try_to::<f32>() {
-                    self.saved_route_cost = Some(cost);
-                    let scaled = cost * Self::clean(self.damaged_route_cost_scale);
-                    m.set("route_cost", &scaled.to_variant());
+        let events = self.core().settle(&cfg);
+        self.dispatch(events);
+    }
+
+    /// Turns the core's events into signals and engine changes, in order.
+    fn dispatch(&mut self, events: Vec<BreakableEvent>) {
+        for e in events {
+            match e {
+                BreakableEvent::Damaged(fraction) => self.signals().damaged().emit(fraction),
+                BreakableEvent::ScaleRouteCost(scale) => {
+                    if let Some(mut m) = self.modifier() {
+                        let mut m = m.bind_mut();
+                        let cost = m.route_cost();
+                        self.saved_route_cost = Some(cost);
+                        m.put_route_cost(cost * scale);
+                    }
+                }
+                BreakableEvent::Open => self.open(),
+                BreakableEvent::PressureChanged(count) => self.signals().pressure_changed().emit(count),
+                BreakableEvent::StateChanged(state) => self.signals().state_changed().emit(state.index()),
+                BreakableEvent::Broken => self.signals().broken().emit(),
+                BreakableEvent::BreakNoise(radius) => {
+                    let at = self.noise_position();
+                    self.make_noise(at, radius);
                 }
             }
-            self.signals().state_changed().emit(Self::DAMAGED);
         }
     }
 
-    fn do_break(&mut self) {
-        self.state = Self::BROKEN;
-        self.health = 0.0;
+    /// The break's engine side: the modifier opens, colliders switch off, break visibility.
+    fn open(&mut self) {
         self.pending_strikes.clear();
         let modifier = self.modifier();
         if let Some(mut m) = modifier.clone() {
-            let was_open = m.get("is_open").try_to::<bool>().unwrap_or(false);
-            self.open_before_break = Some(was_open);
-            m.set("is_open", &true.to_variant());
+            let mut m = m.bind_mut();
+            self.open_before_break = Some(m.is_open());
+            m.set_open(true);
         } else {
             self.report_setup();
         }
@@ -480,17 +451,6 @@ impl SwarmBreakable {
         }
         for n in self.resolve("show_on_break") {
             set_visible(n, true);
-        }
-        if self.pressing != 0 {
-            self.pressing = 0;
-            self.signals().pressure_changed().emit(0);
-        }
-        self.signals().state_changed().emit(Self::BROKEN);
-        self.signals().broken().emit();
-        let radius = Self::clean(self.break_noise_radius);
-        if radius > 0.0 {
-            let at = self.noise_position();
-            self.make_noise(at, radius);
         }
     }
 
@@ -527,10 +487,10 @@ impl SwarmBreakable {
             w.push("A SwarmBreakable must be a child of a SwarmFlowModifier (the box agents press and strike): move it under one.");
             return w;
         };
-        if !m.get("blocks_agents").try_to::<bool>().unwrap_or(true) {
+        if !m.bind().blocks_agents() {
             w.push("The parent SwarmFlowModifier has Blocks Agents off, so agents walk through its box and nothing presses or strikes this: turn Blocks Agents on.");
         }
-        if !m.get("agents_attack_it").try_to::<bool>().unwrap_or(true) {
+        if !m.bind().agents_attack_it() {
             w.push("The parent SwarmFlowModifier has Agents Attack It off, so agents neither strike this nor wear it down by crowd pressure: turn it on, or break it only from script.");
         }
         for child in m.get_children().iter_shared() {

@@ -1,34 +1,20 @@
-//! `SwarmSpawnerDirector`: decides when and how many agents its spawners place, keeps count of
-//! the ones it spawned, and recycles far, unseen agents back in front of the player.
+//! `SwarmSpawnerDirector`: the node over the core's spawn schedule and recycler; it reads its
+//! settings, drives its spawners, keeps the manager's despawn notices coming, and emits signals.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use godot::classes::{Engine, INode, Node};
 use godot::prelude::*;
+use swarm_core::glam::Vec3;
+use swarm_core::spawn::director::{distribute, limit_to_room, Director, DirectorConfig, Mode};
+use swarm_core::spawn::recycle::{best_point, heading, nearest_player};
 
-use crate::convert::Checker;
+use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::TARGET_GROUP;
 use crate::nodes::manager::SwarmManager;
-use crate::nodes::spawners::{ground_height, AnySpawner, View, MAX_COUNT};
+use crate::nodes::spawners::{ground_height, manager_view, AnySpawner, MAX_COUNT};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::spawn_profile::SwarmSpawnProfile;
-
-/// Seconds between two checks of which of the director's agents are still alive (a safety net:
-/// despawns are also seen at once through [signal SwarmManager.agent_despawned]).
-const SWEEP_INTERVAL: f64 = 0.5;
-
-/// Checked settings of one frame.
-struct Settings {
-    mode: i64,
-    initial_batch: i64,
-    spawn_rate: f64,
-    max_per_frame: i64,
-    max_alive: i64,
-    total_limit: i64,
-    recycle_distance: f32,
-    recycle_interval: f64,
-    recycle_max_per_pass: i64,
-}
 
 /// Drives one or more [SwarmRectSpawner] / [SwarmRingSpawner] nodes: when to spawn, how many at
 /// once and in total, and how many of its agents may be alive. Pick a [member mode]:
@@ -110,15 +96,7 @@ pub struct SwarmSpawnerDirector {
     #[init(val = 32)]
     recycle_max_per_pass: i64,
 
-    running: bool,
-    pending_initial: i64,
-    spawned_total: i64,
-    rate_acc: f64,
-    alive: HashSet<i64>,
-    finished: bool,
-    last_population: Option<usize>,
-    sweep_timer: f64,
-    recycle_timer: f64,
+    schedule: Director,
     cursor: usize,
     connected: Option<Gd<SwarmManager>>,
     last_target_pos: HashMap<InstanceId, Vector3>,
@@ -212,45 +190,39 @@ impl SwarmSpawnerDirector {
     /// [member max_alive]). Spawning happens from the next physics frame.
     #[func]
     pub fn trigger(&mut self) {
-        self.running = true;
-        self.finished = false;
-        self.pending_initial = self.initial_batch.clamp(0, MAX_COUNT);
-        self.spawned_total = 0;
-        self.rate_acc = 0.0;
+        self.schedule.trigger(self.initial_batch);
     }
 
     /// Stops spawning (recycling goes on while [member recycle_enabled]); [method trigger]
     /// starts again.
     #[func]
     fn stop(&mut self) {
-        self.running = false;
+        self.schedule.stop();
     }
 
     /// Whether the director is spawning or, in [constant FINITE_ENCOUNTER], waiting for its
     /// encounter to end.
     #[func]
     fn is_running(&self) -> bool {
-        self.running
+        self.schedule.is_running()
     }
 
     /// Live agents this director spawned (as of its last check: despawns are seen at once).
     #[func]
     fn get_alive_count(&self) -> i64 {
-        self.alive.len() as i64
+        self.schedule.alive_count() as i64
     }
 
     /// Ids of the live agents this director spawned.
     #[func]
     fn get_alive_ids(&self) -> PackedInt64Array {
-        let mut v: Vec<i64> = self.alive.iter().copied().collect();
-        v.sort_unstable();
-        v.into_iter().collect()
+        self.schedule.alive_ids().into_iter().collect()
     }
 
     /// Agents spawned since the last [method trigger].
     #[func]
     fn get_spawned_total(&self) -> i64 {
-        self.spawned_total
+        self.schedule.spawned_total()
     }
 
     /// Runs one recycling pass now (whatever [member recycle_enabled] says) and returns how many
@@ -266,7 +238,7 @@ impl SwarmSpawnerDirector {
 
     #[func]
     fn _on_agent_despawned(&mut self, id: i64) {
-        self.alive.remove(&id);
+        self.schedule.forget(id);
     }
 }
 
@@ -285,12 +257,12 @@ impl SwarmSpawnerDirector {
         self.reported = problems;
     }
 
-    fn settings(&self) -> (Settings, Vec<String>) {
+    /// This frame's checked settings and the problems found (each naming the director).
+    fn settings(&self) -> (DirectorConfig, Vec<String>) {
         let label = self.label();
         let mut c = Checker::new(label.clone());
-        let mode = c.i("mode", self.mode, 0, 3);
-        let mut s = Settings {
-            mode,
+        let cfg = DirectorConfig {
+            mode: Mode::from_index(c.i("mode", self.mode, 0, 3)),
             initial_batch: c.i("initial_batch", self.initial_batch, 0, MAX_COUNT),
             spawn_rate: c.f("spawn_rate", self.spawn_rate, 0.0, 1e6, 0.0) as f64,
             max_per_frame: c.i("max_per_frame", self.max_per_frame, 1, MAX_COUNT),
@@ -300,20 +272,10 @@ impl SwarmSpawnerDirector {
             recycle_interval: c.f("recycle_interval", self.recycle_interval, 0.01, 1e6, 1.0) as f64,
             recycle_max_per_pass: c.i("recycle_max_per_pass", self.recycle_max_per_pass, 0, MAX_COUNT),
         };
+        let (cfg, more) = cfg.resolve_mode();
         let mut problems = c.problems;
-        if s.mode == Self::FINITE_ENCOUNTER && s.total_limit == 0 {
-            problems.push(format!(
-                "{label}: total_limit = 0 in FINITE_ENCOUNTER mode, so the encounter has no size; using initial_batch ({}). Set total_limit",
-                s.initial_batch
-            ));
-            s.total_limit = s.initial_batch;
-        }
-        if s.mode == Self::MAINTAIN_POPULATION && s.max_alive == 0 {
-            problems.push(format!(
-                "{label}: max_alive = 0 in MAINTAIN_POPULATION mode: there is no population to keep, nothing is spawned. Set max_alive"
-            ));
-        }
-        (s, problems)
+        problems.extend(more.into_iter().map(|p| format!("{label}: {p}")));
+        (cfg, problems)
     }
 
     /// The spawners to drive and the problems with [member spawners].
@@ -357,7 +319,7 @@ impl SwarmSpawnerDirector {
                 None
             }
         };
-        if manager.is_some() && spawners.is_empty() && (self.running || self.recycle_enabled) {
+        if manager.is_some() && spawners.is_empty() && (self.schedule.is_running() || self.recycle_enabled) {
             problems.push(format!(
                 "{label}: no spawners: add SwarmRectSpawner or SwarmRingSpawner children, or list them in spawners"
             ));
@@ -395,207 +357,130 @@ impl SwarmSpawnerDirector {
         let Some((mut manager, mut spawners)) = self.context() else {
             return;
         };
-        let (s, _) = self.settings();
+        let (cfg, _) = self.settings();
 
-        self.sweep_timer += dt;
-        if self.sweep_timer >= SWEEP_INTERVAL {
-            self.sweep_timer = 0.0;
+        if self.schedule.sweep_due(dt) {
             self.sweep(&mut manager);
         }
-
-        if self.running {
-            self.spawn_step(&s, dt, &mut manager, &mut spawners);
+        if self.schedule.is_running() {
+            self.spawn_step(&cfg, dt, &mut manager, &mut spawners);
+        }
+        if self.recycle_enabled && self.schedule.recycle_due(&cfg, dt) {
+            self.recycle_pass(&cfg, &mut manager, &mut spawners);
         }
 
-        if self.recycle_enabled {
-            self.recycle_timer += dt;
-            if self.recycle_timer >= s.recycle_interval {
-                self.recycle_timer = 0.0;
-                self.recycle_pass(&s, &mut manager, &mut spawners);
-            }
-        }
-
-        if self.running
-            && s.mode == Self::FINITE_ENCOUNTER
-            && self.spawned_total >= s.total_limit
-            && self.alive.is_empty()
-        {
-            self.running = false;
-            self.finished = true;
+        let end = self.schedule.end_tick(&cfg);
+        if end.encounter_finished {
             self.signals().encounter_finished().emit();
         }
-
-        let n = self.alive.len();
-        if self.last_population != Some(n) {
-            self.last_population = Some(n);
+        if let Some(n) = end.population {
             self.signals().population_changed().emit(n as i64);
         }
     }
 
     /// Forgets the director's agents that are no longer alive (one batch of checks).
     fn sweep(&mut self, manager: &mut Gd<SwarmManager>) {
-        if self.alive.is_empty() {
-            return;
-        }
-        let ids: Vec<i64> = self.alive.iter().copied().collect();
+        let ids = self.schedule.alive_ids();
         let dead: Vec<i64> = {
             let _guard = self.base_mut();
-            ids.into_iter().filter(|&id| !manager.call("is_agent_alive", &[id.to_variant()]).booleanize()).collect()
+            let m = manager.bind();
+            ids.into_iter().filter(|&id| !m.is_agent_alive(id)).collect()
         };
         for id in dead {
-            self.alive.remove(&id);
+            self.schedule.forget(id);
         }
     }
 
-    fn spawn_step(&mut self, s: &Settings, dt: f64, manager: &mut Gd<SwarmManager>, spawners: &mut [AnySpawner]) {
-        let alive = self.alive.len() as i64;
-        let uses_rate = matches!(s.mode, Self::CONTINUOUS | Self::FINITE_ENCOUNTER)
-            || (s.mode == Self::MAINTAIN_POPULATION && s.spawn_rate > 0.0);
-        if uses_rate {
-            self.rate_acc += s.spawn_rate * dt;
-        }
-        let from_rate = self.rate_acc.floor() as i64;
-        let want = match s.mode {
-            Self::ONE_SHOT => self.pending_initial,
-            Self::MAINTAIN_POPULATION => {
-                let deficit = (s.max_alive - alive).max(0);
-                if s.spawn_rate > 0.0 {
-                    deficit.min(from_rate)
-                } else {
-                    deficit
-                }
-            }
-            _ => self.pending_initial + from_rate,
-        };
-        let mut n = want.min(s.max_per_frame);
-        if s.max_alive > 0 {
-            n = n.min(s.max_alive - alive);
-        }
-        if s.total_limit > 0 {
-            n = n.min(s.total_limit - self.spawned_total);
-        }
+    fn spawn_step(
+        &mut self,
+        cfg: &DirectorConfig,
+        dt: f64,
+        manager: &mut Gd<SwarmManager>,
+        spawners: &mut [AnySpawner],
+    ) {
+        let mut n = self.schedule.wanted(cfg, dt);
         if n > 0 && !spawners.is_empty() {
-            let count = manager.call("get_agent_count", &[]).try_to::<i64>().unwrap_or(0);
-            let capacity = manager.call("get_capacity", &[]).try_to::<i64>().unwrap_or(0);
-            if count >= capacity {
-                if !self.full_warned {
-                    godot_warn!(
-                        "{}: the manager is full (SwarmSettings.max_agents = {capacity}); spawning waits for room. Raise max_agents or lower max_alive",
-                        self.label()
-                    );
-                }
-                self.full_warned = true;
-            } else {
-                self.full_warned = false;
+            let (count, capacity) = {
+                let m = manager.bind();
+                (m.get_agent_count(), m.get_capacity())
+            };
+            let (room, full) = limit_to_room(n, count, capacity);
+            if full && !self.full_warned {
+                godot_warn!(
+                    "{}: the manager is full (SwarmSettings.max_agents = {capacity}); spawning waits for room. Raise max_agents or lower max_alive",
+                    self.label()
+                );
             }
-            n = n.min(capacity - count);
+            self.full_warned = full;
+            n = room;
         }
         let n = n.max(0) as usize;
 
         let ids = if n > 0 && !spawners.is_empty() {
             let profile = self.spawn_profile.clone();
-            let mut cursor = self.cursor;
-            let ids = {
-                let _guard = self.base_mut();
-                distribute(n, spawners, &mut cursor, manager, profile.as_ref())
-            };
-            self.cursor = cursor;
+            let plan = distribute(n, spawners.len(), &mut self.cursor);
+            let _guard = self.base_mut();
+            let mut ids = Vec::with_capacity(n);
+            for (i, count) in plan {
+                let out = spawners[i].spawn(manager, count, profile.as_ref());
+                ids.extend(out.ids);
+                if out.refused {
+                    break;
+                }
+            }
             ids
         } else {
             Vec::new()
         };
 
-        let got = ids.len() as i64;
-        let from_initial = if s.mode == Self::MAINTAIN_POPULATION { 0 } else { got.min(self.pending_initial) };
-        self.pending_initial -= from_initial;
-        if uses_rate {
-            let used = if s.mode == Self::MAINTAIN_POPULATION { got } else { got - from_initial };
-            // Whatever the limits held back is dropped, not saved up for a burst later.
-            self.rate_acc = (self.rate_acc - used as f64).clamp(0.0, 1.0);
-        }
-        self.spawned_total += got;
-        self.alive.extend(ids);
-
-        let total_reached = s.total_limit > 0 && self.spawned_total >= s.total_limit;
-        match s.mode {
-            Self::ONE_SHOT if self.pending_initial <= 0 || total_reached => self.running = false,
-            Self::CONTINUOUS if total_reached => self.running = false,
-            _ => {}
-        }
+        let got = self.schedule.record_spawned(cfg, ids);
         if got > 0 {
             self.signals().wave_spawned().emit(got);
         }
     }
 
     /// Moves far, unseen agents to off-screen points of the spawners ahead of the player.
-    fn recycle_pass(&mut self, s: &Settings, manager: &mut Gd<SwarmManager>, spawners: &mut [AnySpawner]) -> i64 {
-        if spawners.is_empty() || s.recycle_max_per_pass == 0 {
+    fn recycle_pass(
+        &mut self,
+        cfg: &DirectorConfig,
+        manager: &mut Gd<SwarmManager>,
+        spawners: &mut [AnySpawner],
+    ) -> i64 {
+        if spawners.is_empty() || cfg.recycle_max_per_pass == 0 {
             return 0;
         }
-        let ids = manager
-            .call("get_recyclable_agents", &[s.recycle_distance.to_variant(), s.recycle_max_per_pass.to_variant()])
-            .try_to::<PackedInt64Array>()
-            .unwrap_or_default();
-        let targets = self.player_targets(manager);
-        if ids.is_empty() || targets.is_empty() {
+        let ids = manager.bind().get_recyclable_agents(cfg.recycle_distance, cfg.recycle_max_per_pass);
+        let players = self.player_targets(manager);
+        if ids.is_empty() || players.is_empty() {
             return 0;
         }
-        let view = View::of_manager(manager);
+        let view = manager_view(manager);
         let ground_y = ground_height(manager);
-        let dist = s.recycle_distance;
 
         let mut plans = Vec::with_capacity(spawners.len());
         for sp in spawners.iter_mut() {
             let (p, rng) = sp.prepare_shape();
-            let origin = p.xform.origin;
+            let area = p.area(ground_y);
             // The player this spawner serves: the target nearest to it.
-            let player = targets
-                .iter()
-                .min_by(|a, b| {
-                    let da = flat(a.0 - origin).length_squared();
-                    let db = flat(b.0 - origin).length_squared();
-                    da.total_cmp(&db)
-                })
-                .copied()
-                .unwrap();
-            plans.push((p, rng, player));
+            let player = nearest_player(&players, area.xform.translation.into()).expect("players is not empty");
+            plans.push((p, area, rng, player));
         }
 
         let mut moves: Vec<(i64, Vector3)> = Vec::with_capacity(ids.len());
         let k = plans.len();
         for (j, id) in ids.as_slice().iter().enumerate() {
-            let (p, rng, (player, forward)) = &mut plans[(self.cursor + j) % k];
-            let mut best: Option<(f32, Vector3)> = None;
-            for _ in 0..p.attempts.max(1) {
-                let q = p.world_point(rng, ground_y);
-                if view.as_ref().is_some_and(|v| v.sees(q, p.margin)) {
-                    continue;
-                }
-                let to = flat(q - *player);
-                let d = to.length();
-                // Closer than the recycle distance (with a margin), so it is not recycled again.
-                if d >= dist * 0.95 {
-                    continue;
-                }
-                let score = if d > 1e-3 { to.dot(*forward) / d } else { 0.0 };
-                if best.is_none_or(|(b, _)| score > b) {
-                    best = Some((score, q));
-                }
-            }
-            if let Some((_, q)) = best {
-                moves.push((*id, q));
+            let (_, area, rng, (player, forward)) = &mut plans[(self.cursor + j) % k];
+            if let Some(q) = best_point(area, rng, view.as_ref(), *player, *forward, cfg.recycle_distance) {
+                moves.push((*id, to_vector3(q)));
             }
         }
-        for (i, (p, rng, _)) in plans.into_iter().enumerate() {
+        for (i, (p, _, rng, _)) in plans.into_iter().enumerate() {
             spawners[i].finish_shape(rng, &p);
         }
 
         let moved = {
             let _guard = self.base_mut();
-            moves
-                .iter()
-                .filter(|(id, q)| manager.call("set_agent_position", &[id.to_variant(), q.to_variant()]).booleanize())
-                .count() as i64
+            moves.iter().filter(|&&(id, q)| manager.bind_mut().set_agent_position(id, q)).count() as i64
         };
         if moved > 0 {
             self.signals().agents_recycled().emit(moved);
@@ -605,7 +490,7 @@ impl SwarmSpawnerDirector {
 
     /// Enabled targets of this manager: position and the direction they head (their movement
     /// since the last pass, else the way they face), flat on the ground.
-    fn player_targets(&mut self, manager: &Gd<SwarmManager>) -> Vec<(Vector3, Vector3)> {
+    fn player_targets(&mut self, manager: &Gd<SwarmManager>) -> Vec<(Vec3, Vec3)> {
         let Some(tree) = self.base().get_tree_or_null() else {
             return Vec::new();
         };
@@ -625,54 +510,12 @@ impl SwarmSpawnerDirector {
             if !pos.is_finite() {
                 continue;
             }
-            let moved = self.last_target_pos.get(&t.instance_id()).map(|&p| flat(pos - p)).unwrap_or(Vector3::ZERO);
-            let facing = flat(-t.get_global_basis().col_c());
-            let forward = if moved.length() > 0.05 {
-                moved.normalized()
-            } else if facing.length() > 1e-3 {
-                facing.normalized()
-            } else {
-                Vector3::FORWARD
-            };
+            let moved = self.last_target_pos.get(&t.instance_id()).map(|&p| pos - p).unwrap_or(Vector3::ZERO);
+            let forward = heading(to_vec3(moved), to_vec3(-t.get_global_basis().col_c()));
             seen.insert(t.instance_id(), pos);
-            out.push((pos, forward));
+            out.push((to_vec3(pos), forward));
         }
         self.last_target_pos = seen;
         out
     }
-}
-
-fn flat(v: Vector3) -> Vector3 {
-    Vector3::new(v.x, 0.0, v.z)
-}
-
-/// Spawns `n` agents spread evenly over the spawners, starting at `cursor` (which then moves on
-/// so remainders rotate).
-fn distribute(
-    n: usize,
-    spawners: &mut [AnySpawner],
-    cursor: &mut usize,
-    manager: &mut Gd<SwarmManager>,
-    profile: Option<&Gd<SwarmSpawnProfile>>,
-) -> Vec<i64> {
-    let k = spawners.len();
-    let mut ids = Vec::with_capacity(n);
-    if k == 0 {
-        return ids;
-    }
-    let (per, extra) = (n / k, n % k);
-    for j in 0..k {
-        let count = per + usize::from(j < extra);
-        if count == 0 {
-            continue;
-        }
-        let i = (*cursor + j) % k;
-        let out = spawners[i].spawn(manager, count, profile);
-        ids.extend(out.ids);
-        if out.refused {
-            break;
-        }
-    }
-    *cursor = (*cursor + extra.max(1)) % k;
-    ids
 }

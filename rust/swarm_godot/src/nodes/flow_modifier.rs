@@ -233,6 +233,29 @@ impl SwarmFlowModifier {
         self.blocks_agents
     }
 
+    /// The box's centre in global space.
+    pub fn global_center(&self) -> Vector3 {
+        self.base().get_global_transform() * self.center
+    }
+
+    pub fn route_cost(&self) -> f32 {
+        self.route_cost
+    }
+
+    /// Sets the route cost (a breakable lowers it when damaged and restores it at repair).
+    pub fn put_route_cost(&mut self, cost: f32) {
+        self.route_cost = cost;
+    }
+
+    pub fn is_open(&self) -> bool {
+        self.is_open
+    }
+
+    /// Opens or shuts the box, as [member is_open] does.
+    pub fn set_open(&mut self, open: bool) {
+        self.is_open = open;
+    }
+
     /// The facts of the manager this box is registered with (`None`: not registered).
     pub fn manager_facts(&self) -> Option<ManagerFacts> {
         self.facts

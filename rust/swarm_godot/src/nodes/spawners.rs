@@ -1,130 +1,40 @@
-//! `SwarmRectSpawner` and `SwarmRingSpawner`: spawn shapes that place agents through the
-//! manager's public `spawn_agent`, optionally where the camera cannot see them.
+//! `SwarmRectSpawner` and `SwarmRingSpawner`: nodes over the core's spawn shapes that place
+//! agents through the manager's `spawn_agent`, optionally where the camera cannot see them.
 //!
 //! Both classes declare the same exported fields (Godot needs them on each class) and share
 //! everything else: a spawner is read into a [`Prepared`] snapshot while it is bound, then the
 //! points are drawn and the manager is called with no borrow of the spawner held, so game code
 //! that reacts to `agent_spawned` may call back into the spawner.
 
-use std::f32::consts::TAU;
-
-use godot::classes::{Camera3D, Engine, INode3D, Node3D, Time};
+use godot::classes::{Engine, INode3D, Node3D, Time};
 use godot::prelude::*;
+use swarm_core::glam::{Affine3A, Mat3, Vec2};
+use swarm_core::spawn::{Shape, SpawnArea, SpawnRng};
+use swarm_core::Frustum;
 
-use crate::convert::Checker;
+use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::nodes::manager::SwarmManager;
 use crate::resources::archetype::SwarmAgentArchetype;
-use crate::resources::spawn_profile::{Picker, SpawnRng, SwarmSpawnProfile};
+use crate::resources::spawn_profile::{Picker, SwarmSpawnProfile};
 
-/// Height of the body above the feet that must stay out of view too (a second test sphere).
-const BODY_HEIGHT: f32 = 2.0;
 /// Largest `count` and `spawn(count)` accepted in one call.
-pub const MAX_COUNT: i64 = 1_000_000;
+pub const MAX_COUNT: i64 = swarm_core::spawn::director::MAX_COUNT;
 /// Seconds between two "points still in view" warnings of one spawner.
 const VIEW_WARNING_INTERVAL_MS: u64 = 5000;
 
-/// The spawn area in the spawner's local XZ plane, centred on its origin.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Shape {
-    Rect { size: Vector2 },
-    Ring { inner: f32, outer: f32 },
+/// The view of [member SwarmManager.visibility_camera], else of the viewport's current camera;
+/// `None` when there is no camera or its planes are not finite (then nothing is on screen).
+pub fn manager_view(manager: &Gd<SwarmManager>) -> Option<Frustum> {
+    manager.bind().camera_frustum().filter(Frustum::is_valid)
 }
 
-impl Shape {
-    /// A uniformly distributed point of the area (local, y = 0). Two draws.
-    pub fn sample_local(&self, rng: &mut SpawnRng) -> Vector3 {
-        let (u, v) = (rng.next_f32(), rng.next_f32());
-        match *self {
-            Shape::Rect { size } => Vector3::new((u - 0.5) * size.x, 0.0, (v - 0.5) * size.y),
-            Shape::Ring { inner, outer } => {
-                // Uniform by area: r² is uniform between inner² and outer².
-                let r = (inner * inner + v * (outer * outer - inner * inner)).max(0.0).sqrt();
-                let a = u * TAU;
-                Vector3::new(r * a.cos(), 0.0, r * a.sin())
-            }
-        }
-    }
-
-    /// Line segments (pairs of local points) outlining the area, for the editor gizmo.
-    pub fn outline(&self) -> PackedVector3Array {
-        let mut out = PackedVector3Array::new();
-        match *self {
-            Shape::Rect { size } => {
-                let (x, z) = (size.x * 0.5, size.y * 0.5);
-                let c = [
-                    Vector3::new(-x, 0.0, -z),
-                    Vector3::new(x, 0.0, -z),
-                    Vector3::new(x, 0.0, z),
-                    Vector3::new(-x, 0.0, z),
-                ];
-                for i in 0..4 {
-                    out.push(c[i]);
-                    out.push(c[(i + 1) % 4]);
-                }
-                // A cross marks the centre.
-                out.push(Vector3::new(-x.min(0.5), 0.0, 0.0));
-                out.push(Vector3::new(x.min(0.5), 0.0, 0.0));
-                out.push(Vector3::new(0.0, 0.0, -z.min(0.5)));
-                out.push(Vector3::new(0.0, 0.0, z.min(0.5)));
-            }
-            Shape::Ring { inner, outer } => {
-                const SEGMENTS: usize = 64;
-                for r in [inner, outer] {
-                    if r <= 0.0 {
-                        continue;
-                    }
-                    for i in 0..SEGMENTS {
-                        let (a, b) = (i as f32 / SEGMENTS as f32 * TAU, (i + 1) as f32 / SEGMENTS as f32 * TAU);
-                        out.push(Vector3::new(r * a.cos(), 0.0, r * a.sin()));
-                        out.push(Vector3::new(r * b.cos(), 0.0, r * b.sin()));
-                    }
-                }
-                // Four spokes join the circles.
-                for k in 0..4 {
-                    let a = k as f32 * TAU / 4.0;
-                    out.push(Vector3::new(inner * a.cos(), 0.0, inner * a.sin()));
-                    out.push(Vector3::new(outer * a.cos(), 0.0, outer * a.sin()));
-                }
-            }
-        }
-        out
-    }
-}
-
-/// The camera's view volume as planes with outward normals (Godot's `Camera3D.get_frustum()`).
-pub struct View {
-    planes: Vec<Plane>,
-}
-
-impl View {
-    /// The view of [member SwarmManager.visibility_camera], else of the viewport's current camera;
-    /// `None` when there is no camera (then nothing is on screen).
-    pub fn of_manager(manager: &Gd<SwarmManager>) -> Option<View> {
-        let path = manager.get("visibility_camera").try_to::<NodePath>().unwrap_or_default();
-        let cam: Gd<Camera3D> = if path.is_empty() {
-            manager.get_viewport()?.get_camera_3d()?
-        } else {
-            manager.get_node_or_null(&path)?.try_cast::<Camera3D>().ok()?
-        };
-        if !cam.is_inside_tree() {
-            return None;
-        }
-        let planes: Vec<Plane> = cam.get_frustum().iter_shared().collect();
-        if planes.is_empty() || planes.iter().any(|p| !p.normal.is_finite() || !p.d.is_finite()) {
-            return None;
-        }
-        Some(View { planes })
-    }
-
-    fn sphere_visible(&self, c: Vector3, r: f32) -> bool {
-        self.planes.iter().all(|p| p.normal.dot(c) - p.d <= r)
-    }
-
-    /// Whether an agent standing at `feet` could be seen: a sphere of radius `margin` around the
-    /// feet or around a point [`BODY_HEIGHT`] above them overlaps the view.
-    pub fn sees(&self, feet: Vector3, margin: f32) -> bool {
-        self.sphere_visible(feet, margin) || self.sphere_visible(feet + Vector3::UP * BODY_HEIGHT, margin)
-    }
+/// A Godot transform as the core's affine map (the same arithmetic as `Transform3D * Vector3`).
+fn to_affine(t: Transform3D) -> Affine3A {
+    let b = t.basis;
+    Affine3A::from_mat3_translation(
+        Mat3::from_cols(to_vec3(b.col_a()), to_vec3(b.col_b()), to_vec3(b.col_c())),
+        to_vec3(t.origin),
+    )
 }
 
 /// Everything a spawn needs from a spawner, read while it is bound.
@@ -132,7 +42,7 @@ pub struct Prepared {
     pub label: String,
     pub node: Gd<Node3D>,
     pub shape: Shape,
-    pub xform: Transform3D,
+    pub xform: Affine3A,
     pub off_screen: bool,
     pub margin: f32,
     pub attempts: u32,
@@ -143,27 +53,16 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// A random point of the area in world space, on the ground plane `ground_y`.
-    pub fn world_point(&self, rng: &mut SpawnRng, ground_y: f32) -> Vector3 {
-        let g = self.xform * self.shape.sample_local(rng);
-        Vector3::new(g.x, ground_y, g.z)
-    }
-
-    /// A point for one agent: with [member SwarmRectSpawner.spawn_off_screen] and a camera, up to
-    /// `attempts` tries for one the camera cannot see. Returns the point and whether it is still
-    /// in view (every try was).
-    pub fn spawn_point(&self, rng: &mut SpawnRng, ground_y: f32, view: Option<&View>) -> (Vector3, bool) {
-        let Some(view) = view.filter(|_| self.off_screen) else {
-            return (self.world_point(rng, ground_y), false);
-        };
-        let mut last = Vector3::ZERO;
-        for _ in 0..self.attempts.max(1) {
-            last = self.world_point(rng, ground_y);
-            if !view.sees(last, self.margin) {
-                return (last, false);
-            }
+    /// The spawner's area placed in the world, on the ground plane `ground_y`.
+    pub fn area(&self, ground_y: f32) -> SpawnArea {
+        SpawnArea {
+            shape: self.shape,
+            xform: self.xform,
+            ground_y,
+            off_screen: self.off_screen,
+            margin: self.margin,
+            attempts: self.attempts,
         }
-        (last, true)
     }
 }
 
@@ -228,7 +127,7 @@ pub trait SpawnerNode {
             }
         };
         let node = self.node();
-        let xform = if node.is_inside_tree() { node.get_global_transform() } else { node.get_transform() };
+        let xform = to_affine(if node.is_inside_tree() { node.get_global_transform() } else { node.get_transform() });
         let prepared = Prepared {
             label,
             node,
@@ -333,11 +232,11 @@ pub fn execute(p: &Prepared, rng: &mut SpawnRng, manager: &mut Gd<SwarmManager>,
     if count == 0 {
         return out;
     }
-    let view = if p.off_screen { View::of_manager(manager) } else { None };
-    let ground_y = ground_height(manager);
+    let view = if p.off_screen { manager_view(manager) } else { None };
+    let area = p.area(ground_height(manager));
     out.ids.reserve(count);
     for _ in 0..count {
-        let (pos, in_view) = p.spawn_point(rng, ground_y, view.as_ref());
+        let (pos, in_view) = area.spawn_point(rng, view.as_ref());
         let archetype = picker.pick(rng.next_f32());
         if in_view {
             out.in_view += 1;
@@ -345,7 +244,7 @@ pub fn execute(p: &Prepared, rng: &mut SpawnRng, manager: &mut Gd<SwarmManager>,
                 continue;
             }
         }
-        let id = manager.call("spawn_agent", &[archetype.to_variant(), pos.to_variant()]).try_to::<i64>().unwrap_or(-1);
+        let id = manager.bind_mut().spawn_agent(Some(archetype.clone()), to_vector3(pos));
         if id < 0 {
             out.refused = true;
             break;
@@ -615,7 +514,7 @@ impl SpawnerNode for SwarmRectSpawner {
     fn shape(&self, c: &mut Checker) -> Shape {
         let x = c.f("size.x", self.size.x, 0.0, 1e6, 20.0);
         let y = c.f("size.y", self.size.y, 0.0, 1e6, 20.0);
-        Shape::Rect { size: Vector2::new(x, y) }
+        Shape::Rect { size: Vec2::new(x, y) }
     }
     fn state(&mut self) -> &mut SpawnerState {
         &mut self.state
@@ -701,7 +600,7 @@ impl SwarmRectSpawner {
     /// gizmo draws it.
     #[func]
     fn get_shape_outline(&self) -> PackedVector3Array {
-        self.shape(&mut Checker::new(String::new())).outline()
+        self.shape(&mut Checker::new(String::new())).outline().into_iter().map(to_vector3).collect()
     }
 
     #[func]
@@ -738,7 +637,7 @@ impl SwarmRingSpawner {
     /// in local space; the editor gizmo draws it.
     #[func]
     fn get_shape_outline(&self) -> PackedVector3Array {
-        self.shape(&mut Checker::new(String::new())).outline()
+        self.shape(&mut Checker::new(String::new())).outline().into_iter().map(to_vector3).collect()
     }
 
     #[func]

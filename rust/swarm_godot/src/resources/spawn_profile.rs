@@ -1,5 +1,4 @@
-//! `SwarmSpawnProfile`: a weighted list of archetypes, and the seeded generator spawners draw
-//! from.
+//! `SwarmSpawnProfile`: a weighted list of archetypes spawners pick from.
 
 use godot::classes::RandomNumberGenerator;
 use godot::prelude::*;
@@ -152,33 +151,10 @@ fn pick_index(cumulative: &[f64], u: f32) -> usize {
     cumulative.partition_point(|&c| c <= x).min(cumulative.len().saturating_sub(1))
 }
 
-/// A small seeded generator (SplitMix64): the same seed gives the same sequence on every
-/// platform, independent of Godot's global random state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct SpawnRng(u64);
-
-impl SpawnRng {
-    pub fn new(seed: i64) -> Self {
-        Self((seed as u64) ^ 0x5DEE_CE66_D1CE_4E5B)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..1` (24 bits).
-    pub fn next_f32(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 * (1.0 / 16_777_216.0)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use swarm_core::spawn::SpawnRng;
 
     #[test]
     fn pick_index_follows_weights() {
@@ -193,16 +169,5 @@ mod tests {
         assert_eq!(pick_index(&cumulative, 0.0), 0);
         assert_eq!(pick_index(&cumulative, 1.0), 1);
         assert_eq!(pick_index(&[1.0], 0.99), 0);
-    }
-
-    #[test]
-    fn rng_is_deterministic_and_in_range() {
-        let (mut a, mut b) = (SpawnRng::new(42), SpawnRng::new(42));
-        for _ in 0..1000 {
-            let x = a.next_f32();
-            assert_eq!(x, b.next_f32());
-            assert!((0.0..1.0).contains(&x));
-        }
-        assert_ne!(SpawnRng::new(1).next_u64(), SpawnRng::new(2).next_u64());
     }
 }

@@ -21,14 +21,12 @@ mod registry;
 mod sight_rays;
 mod world_sync;
 
-use godot::classes::{Camera3D, Engine, INode3D, MeshInstance3D, Node3D, PhysicsRayQueryParameters3D};
+use godot::classes::{Engine, INode3D, MeshInstance3D, Node3D, PhysicsRayQueryParameters3D};
 use godot::prelude::*;
 use swarm_core::flow_field::StampResult;
-use swarm_core::glam::Vec4;
 use swarm_core::perception::SightRay;
 use swarm_core::{Frustum, World, WorldSettings};
 
-use crate::convert::to_vec3;
 use crate::lookup::MANAGER_GROUP;
 use crate::nodes::link::ManagerFacts;
 use crate::nodes::target::SwarmTarget;
@@ -320,18 +318,8 @@ impl SwarmManager {
 
     /// The camera that decides what counts as drawn: [member visibility_camera], else the
     /// viewport's current camera.
-    fn camera_frustum(&self) -> Option<Frustum> {
-        let cam = if self.visibility_camera.is_empty() {
-            self.base().get_viewport().and_then(|v| v.get_camera_3d())
-        } else {
-            self.base().get_node_or_null(&self.visibility_camera).and_then(|n| n.try_cast::<Camera3D>().ok())
-        }?;
-        if !cam.is_inside_tree() {
-            return None;
-        }
-        let planes =
-            cam.get_frustum().iter_shared().map(|p| Vec4::new(p.normal.x, p.normal.y, p.normal.z, p.d)).collect();
-        Some(Frustum { planes, position: to_vec3(cam.get_global_position()) })
+    pub(crate) fn camera_frustum(&self) -> Option<Frustum> {
+        crate::camera::frustum(&self.base().clone().upcast(), &self.visibility_camera)
     }
 
     /// What the registered nodes' setup warnings need to know about this manager.
