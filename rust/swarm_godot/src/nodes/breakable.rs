@@ -9,7 +9,7 @@ use godot::prelude::*;
 use swarm_core::breakable::{valid_amount, BreakState, BreakableConfig, BreakableEvent, BreakableState};
 
 use crate::nodes::flow_modifier::SwarmFlowModifier;
-use crate::nodes::manager::SwarmManager;
+use crate::lookup::MANAGER_GROUP;
 
 /// Health for anything the swarm should fight its way through: a door, a barricade, a boarded
 /// window. Make it a child of the [SwarmFlowModifier] whose box it guards. Agents pressing the
@@ -100,8 +100,6 @@ pub struct SwarmBreakable {
     /// What the break changed: the modifier's is_open before it, the colliders it disabled.
     open_before_break: Option<bool>,
     disabled_colliders: Vec<Gd<Node>>,
-    /// Strikes the manager delivered during its step, applied at the next physics frame.
-    pending_strikes: Vec<(f32, Vector3)>,
     setup_reported: bool,
 
     base: Base<Node>,
@@ -137,10 +135,9 @@ impl SwarmBreakable {
     #[signal]
     fn noise_made(position: Vector3, radius: f32);
 
-    /// An agent's blow (the manager calls this with the amount already scaled by
-    /// [member strike_damage_scale]). Not affected by [member only_swarm_damage]. When the
-    /// context's `source` is a [SwarmManager] the blow is applied at this node's next physics
-    /// frame (outside the manager's step), else at once.
+    /// An agent's blow, as game code may deliver one (the same contract as a game script's
+    /// `apply_swarm_damage`; the manager hands its agents' blows over directly, already scaled by
+    /// [member strike_damage_scale]). Not affected by [member only_swarm_damage]. Applied at once.
     #[func]
     fn apply_swarm_damage(&mut self, amount: f32, context: VarDictionary) {
         if !self.valid_amount("apply_swarm_damage", amount) {
@@ -148,12 +145,7 @@ impl SwarmBreakable {
         }
         let point = context.get("hit_point").and_then(|v| v.try_to::<Vector3>().ok()).filter(|p| p.is_finite());
         let point = point.unwrap_or_else(|| self.noise_position());
-        let from_manager = context.get("source").is_some_and(|s| s.try_to::<Gd<SwarmManager>>().is_ok());
-        if from_manager && !Engine::singleton().is_editor_hint() {
-            self.pending_strikes.push((amount, point));
-        } else {
-            self.strike(amount, point);
-        }
+        self.strike(amount, point);
     }
 
     /// Damage from game code. Ignored while [member only_swarm_damage] is on unless the context's
@@ -163,7 +155,9 @@ impl SwarmBreakable {
         if !self.valid_amount("apply_damage", amount) {
             return;
         }
-        let from_manager = context.get("source").is_some_and(|s| s.try_to::<Gd<SwarmManager>>().is_ok());
+        // A manager is recognised by its group (this node does not name the manager's type).
+        let from_manager =
+            context.get("source").is_some_and(|s| s.try_to::<Gd<Node>>().is_ok_and(|n| n.is_in_group(MANAGER_GROUP)));
         if !self.config().accepts_damage(from_manager) {
             return;
         }
@@ -199,7 +193,6 @@ impl SwarmBreakable {
             }
         }
         self.set_start_visibility();
-        self.pending_strikes.clear();
         let cfg = self.config();
         let events = self.core().repair(&cfg);
         self.dispatch(events);
@@ -252,9 +245,6 @@ impl INode for SwarmBreakable {
         }
         let dt = delta as f32;
         self.core().advance(dt);
-        for (amount, point) in std::mem::take(&mut self.pending_strikes) {
-            self.strike(amount, point);
-        }
         let Some(m) = self.modifier() else {
             self.report_setup();
             return;
@@ -359,20 +349,29 @@ impl SwarmBreakable {
         self.modifier().map_or(Vector3::ZERO, |m| m.bind().global_center())
     }
 
-    /// Emits [signal noise_made] and feeds the noise to the manager's perception. Deferred to the
-    /// end of the frame, so it is safe from any callback (the manager may be mid-step).
+    /// Emits [signal noise_made] and queues the noise on the modifier, whose manager feeds it to
+    /// its agents' perception at the start of its next frame.
     fn make_noise(&mut self, at: Vector3, radius: f32) {
         self.signals().noise_made().emit(at, radius);
-        let from: Gd<Node> = match self.modifier() {
-            Some(m) => m.upcast(),
-            None => self.to_gd().upcast(),
-        };
-        if let Ok(mut mgr) = SwarmManager::find_for(&from) {
-            mgr.run_deferred_gd(move |mut m| {
-                if m.is_instance_valid() {
-                    m.bind_mut().emit_noise(at, radius);
-                }
-            });
+        if let Some(mut m) = self.modifier() {
+            m.bind_mut().queue_noise(at, radius);
+        }
+    }
+
+    /// An agent's blow handed over by the manager (at the end of its frame, its own borrow
+    /// released): `amount` is already scaled by [member strike_damage_scale].
+    pub(crate) fn receive_strike(&mut self, amount: f32, point: Vector3) {
+        if valid_amount(amount) && point.is_finite() {
+            self.strike(amount, point);
+        }
+    }
+
+    /// Share of each agent's blow this object takes (0 when it is not a number).
+    pub(crate) fn strike_scale(&self) -> f32 {
+        if self.strike_damage_scale.is_finite() {
+            self.strike_damage_scale.max(0.0)
+        } else {
+            0.0
         }
     }
 
@@ -424,7 +423,6 @@ impl SwarmBreakable {
 
     /// The break's engine side: the modifier opens, colliders switch off, break visibility.
     fn open(&mut self) {
-        self.pending_strikes.clear();
         let modifier = self.modifier();
         if let Some(mut m) = modifier.clone() {
             let mut m = m.bind_mut();

@@ -9,6 +9,7 @@ use godot::prelude::*;
 
 use crate::convert::to_bake_bounds;
 use crate::flow_bake::{BakeSettings, FlowBaker};
+use crate::nodes::manager::SwarmManager;
 use crate::resources::flow_field_data::SwarmFlowFieldData;
 
 enum State {
@@ -258,8 +259,12 @@ fn node_label(n: &Gd<Node3D>) -> String {
     format!("{} '{}'", n.get_class(), n.get_name())
 }
 
-/// The bake settings from a node's properties (missing ones take their defaults).
+/// The bake settings of a SwarmManager, or of another node's properties of the same names
+/// (missing ones take their defaults).
 pub fn read_settings(node: &Gd<Node3D>) -> Result<BakeSettings, String> {
+    if let Ok(m) = node.clone().try_cast::<SwarmManager>() {
+        return Ok(m.bind().bake_settings());
+    }
     let d = BakeSettings::default();
     let float = |name: &str, default: f32| -> Result<f32, String> {
         let v = node.get(name);

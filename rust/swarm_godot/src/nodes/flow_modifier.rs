@@ -72,6 +72,8 @@ pub struct SwarmFlowModifier {
     facts: Option<ManagerFacts>,
     /// The box in the manager's last step.
     feedback: BoxFeedback,
+    /// Noises made here (a breakable's hits and break) since the manager last took them.
+    noises: Vec<(Vector3, f32)>,
 
     base: Base<Node3D>,
 }
@@ -269,6 +271,19 @@ impl SwarmFlowModifier {
     /// Written by the manager at the end of each frame.
     pub fn set_feedback(&mut self, feedback: BoxFeedback) {
         self.feedback = feedback;
+    }
+
+    /// A noise made at this box (by the breakable under it), heard by the manager's agents from
+    /// its next step. At most 64 wait; more are dropped.
+    pub fn queue_noise(&mut self, at: Vector3, radius: f32) {
+        if self.noises.len() < 64 {
+            self.noises.push((at, radius));
+        }
+    }
+
+    /// The noises queued since the last call (the manager takes them once per frame).
+    pub fn take_noises(&mut self) -> Vec<(Vector3, f32)> {
+        std::mem::take(&mut self.noises)
     }
 
     /// Whether a restamp was asked for with `force_update()` (and clears the request).

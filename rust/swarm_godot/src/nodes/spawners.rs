@@ -357,9 +357,17 @@ fn spawn_method(mut s: AnySpawner, count: Option<i64>) -> PackedInt64Array {
 
 /// [member SwarmRectSpawner.auto_spawn]: spawn [member SwarmRectSpawner.count] once the scene is
 /// ready (deferred, so every node, manager and camera included, has entered the tree).
-fn auto_spawn(node: &mut Gd<Node3D>) {
-    if !Engine::singleton().is_editor_hint() {
-        node.call_deferred("_auto_spawn", &[]);
+fn auto_spawn(mut spawner: AnySpawner) {
+    if Engine::singleton().is_editor_hint() {
+        return;
+    }
+    match &mut spawner {
+        AnySpawner::Rect(g) => g.run_deferred_gd(|g| {
+            spawn_method(AnySpawner::Rect(g), None);
+        }),
+        AnySpawner::Ring(g) => g.run_deferred_gd(|g| {
+            spawn_method(AnySpawner::Ring(g), None);
+        }),
     }
 }
 
@@ -552,7 +560,7 @@ impl SpawnerNode for SwarmRingSpawner {
 impl INode3D for SwarmRectSpawner {
     fn ready(&mut self) {
         if self.auto_spawn {
-            auto_spawn(&mut self.to_gd().upcast());
+            auto_spawn(AnySpawner::Rect(self.to_gd()));
         }
     }
 
@@ -565,7 +573,7 @@ impl INode3D for SwarmRectSpawner {
 impl INode3D for SwarmRingSpawner {
     fn ready(&mut self) {
         if self.auto_spawn {
-            auto_spawn(&mut self.to_gd().upcast());
+            auto_spawn(AnySpawner::Ring(self.to_gd()));
         }
     }
 
@@ -589,11 +597,6 @@ impl SwarmRectSpawner {
     #[func(gd_self)]
     fn spawn(this: Gd<Self>, count: i64) -> PackedInt64Array {
         spawn_method(AnySpawner::Rect(this), Some(count))
-    }
-
-    #[func(gd_self)]
-    fn _auto_spawn(this: Gd<Self>) {
-        spawn_method(AnySpawner::Rect(this), None);
     }
 
     /// The outline of the rectangle as line segments (pairs of points) in local space; the editor
@@ -626,11 +629,6 @@ impl SwarmRingSpawner {
     #[func(gd_self)]
     fn spawn(this: Gd<Self>, count: i64) -> PackedInt64Array {
         spawn_method(AnySpawner::Ring(this), Some(count))
-    }
-
-    #[func(gd_self)]
-    fn _auto_spawn(this: Gd<Self>) {
-        spawn_method(AnySpawner::Ring(this), None);
     }
 
     /// The outline of the ring (both circles and four spokes) as line segments (pairs of points)

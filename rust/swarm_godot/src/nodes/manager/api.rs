@@ -300,15 +300,7 @@ impl SwarmManager {
     /// message naming the bad setting.
     #[func]
     pub(crate) fn bake_flow_field(&mut self) -> godot::global::Error {
-        let settings = BakeSettings {
-            bounds: crate::convert::to_bake_bounds(self.bake_bounds),
-            cell_size: self.cell_size,
-            clearance_radius: self.clearance_radius,
-            agent_height: self.agent_height,
-            max_step_height: self.max_step_height,
-            walkable_mask: self.walkable_mask,
-            unwalkable_mask: self.unwalkable_mask,
-        };
+        let settings = self.bake_settings();
         let space = self.base().get_world_3d().and_then(|w| w.get_direct_space_state());
         let Some(mut space) = space else {
             self.error("bake_flow_field", "the manager must be in the scene tree (no physics space to bake from)");
@@ -421,6 +413,19 @@ impl SwarmManager {
 }
 
 impl SwarmManager {
+    /// The bake settings of this manager's properties (validated by the bake).
+    pub(crate) fn bake_settings(&self) -> BakeSettings {
+        BakeSettings {
+            bounds: crate::convert::to_bake_bounds(self.bake_bounds),
+            cell_size: self.cell_size,
+            clearance_radius: self.clearance_radius,
+            agent_height: self.agent_height,
+            max_step_height: self.max_step_height,
+            walkable_mask: self.walkable_mask,
+            unwalkable_mask: self.unwalkable_mask,
+        }
+    }
+
     fn apply_damage(&mut self, agent: AgentId, amount: f32) {
         let result = self.world_mut().damage(agent, amount);
         if let DamageResult::Died { position, facing, archetype } = result {

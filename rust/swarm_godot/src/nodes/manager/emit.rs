@@ -9,6 +9,7 @@ use godot::prelude::*;
 use super::outbox::Outcall;
 use super::SwarmManager;
 use crate::convert::to_vector3;
+use crate::nodes::breakable::SwarmBreakable;
 use crate::nodes::target::SwarmTarget;
 
 impl SwarmManager {
@@ -32,9 +33,13 @@ impl SwarmManager {
                 }
             };
             if let Some(k) = e.obstacle {
-                if let Some((receiver, scale)) = self.registry.modifier_of_box(k as usize).and_then(|m| m.receiver) {
-                    let context = context(Vector3::ZERO);
-                    self.outbox.push(Outcall::Damage { receiver, amount: e.damage * scale, context });
+                if let Some(r) = self.registry.modifier_of_box(k as usize).and_then(|m| m.receiver) {
+                    let amount = e.damage * r.scale;
+                    self.outbox.push(if r.breakable {
+                        Outcall::Strike { breakable: r.id, amount, point: to_vector3(e.point) }
+                    } else {
+                        Outcall::Damage { receiver: r.id, amount, context: context(Vector3::ZERO) }
+                    });
                 }
                 continue;
             }
@@ -66,6 +71,11 @@ impl SwarmManager {
                 Outcall::Damage { receiver, amount, context } => {
                     if let Ok(mut node) = Gd::<Object>::try_from_instance_id(receiver) {
                         node.call("apply_swarm_damage", &[amount.to_variant(), context.to_variant()]);
+                    }
+                }
+                Outcall::Strike { breakable, amount, point } => {
+                    if let Ok(mut b) = Gd::<SwarmBreakable>::try_from_instance_id(breakable) {
+                        b.bind_mut().receive_strike(amount, point);
                     }
                 }
                 Outcall::TargetAttacked { target, damage, agent_id } => {

@@ -11,10 +11,11 @@
 use godot::prelude::*;
 use swarm_core::glam::Vec3;
 
-use super::registry::{ArchetypeEntry, ModifierEntry, Registry, TargetEntry};
+use super::registry::{ArchetypeEntry, ModifierEntry, Receiver, Registry, TargetEntry};
 use super::SwarmManager;
 use crate::convert::{to_vec3, Checker};
 use crate::lookup::TARGET_GROUP;
+use crate::nodes::breakable::SwarmBreakable;
 use crate::nodes::flow_modifier::{SwarmFlowModifier, MODIFIER_GROUP};
 use crate::nodes::link::BoxFeedback;
 use crate::nodes::target::SwarmTarget;
@@ -200,6 +201,18 @@ impl SwarmManager {
     /// removed, opened or shut, changed, moved or turned past its thresholds, or asked for it
     /// with `force_update()`.
     pub(super) fn sync_modifiers(&mut self) {
+        // Noises made at the boxes (a breakable's hits and break) since the last frame.
+        let mut noises = Vec::new();
+        for e in &mut self.registry.modifiers {
+            if e.node.is_instance_valid() {
+                noises.extend(e.node.bind_mut().take_noises());
+            }
+        }
+        for (at, radius) in noises {
+            if at.is_finite() && radius.is_finite() && radius >= 0.0 {
+                self.world_mut().emit_noise(to_vec3(at), radius);
+            }
+        }
         if self.world.as_ref().is_none_or(|w| w.surface().is_none()) {
             return;
         }
@@ -250,9 +263,9 @@ impl SwarmManager {
         let Some(nav) = self.world.as_mut().and_then(|w| w.surface_mut()) else { return };
         let mut flags = vec![false; self.stamp_results.len()];
         for e in &self.registry.modifiers {
-            if let (Some(k), Some((_, scale))) = (e.box_index, &e.receiver) {
+            if let (Some(k), Some(r)) = (e.box_index, &e.receiver) {
                 if let Some(f) = flags.get_mut(k) {
-                    *f = *scale > 0.0;
+                    *f = r.scale > 0.0;
                 }
             }
         }
@@ -333,18 +346,24 @@ fn report_changed(reported: &mut Vec<String>, problems: Vec<String>) {
     *reported = problems;
 }
 
-/// What takes agents' blows on a modifier: its first child with an `apply_swarm_damage` method
-/// (a SwarmBreakable, or a game script), scaled by that child's `strike_damage_scale` when it has
-/// one; else the modifier's parent when it has `apply_swarm_damage` (scale 1).
-fn damage_receiver(modifier: &Gd<SwarmFlowModifier>) -> Option<(InstanceId, f32)> {
+/// What takes agents' blows on a modifier: its first child that is a SwarmBreakable (scaled by
+/// its `strike_damage_scale`) or a game script with `apply_swarm_damage` (scaled by its own
+/// `strike_damage_scale` property when it has one, the game's contract); else the modifier's
+/// parent when it has `apply_swarm_damage` (scale 1).
+fn damage_receiver(modifier: &Gd<SwarmFlowModifier>) -> Option<Receiver> {
     for child in modifier.get_children().iter_shared() {
+        let id = child.instance_id();
+        let child = match child.try_cast::<SwarmBreakable>() {
+            Ok(b) => return Some(Receiver { id, scale: b.bind().strike_scale(), breakable: true }),
+            Err(child) => child,
+        };
         if child.has_method("apply_swarm_damage") {
             let scale = child.get("strike_damage_scale");
             let scale = if scale.is_nil() { 1.0 } else { scale.try_to::<f32>().unwrap_or(1.0) };
             let scale = if scale.is_finite() { scale.max(0.0) } else { 0.0 };
-            return Some((child.instance_id(), scale));
+            return Some(Receiver { id, scale, breakable: false });
         }
     }
     let parent = modifier.get_parent()?;
-    parent.has_method("apply_swarm_damage").then_some((parent.instance_id(), 1.0))
+    parent.has_method("apply_swarm_damage").then(|| Receiver { id: parent.instance_id(), scale: 1.0, breakable: false })
 }

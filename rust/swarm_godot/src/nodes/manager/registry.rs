@@ -28,10 +28,20 @@ pub(super) struct ModifierEntry {
     /// What was stamped last, and the box's index in the layer (`None` while open).
     pub stamped: ModifierSnapshot,
     pub box_index: Option<usize>,
-    /// What takes the agents' blows, and its strike damage scale (see `damage_receiver`).
-    pub receiver: Option<(InstanceId, f32)>,
+    /// What takes the agents' blows (see `damage_receiver`).
+    pub receiver: Option<Receiver>,
     /// The feedback last handed to the node.
     pub feedback: BoxFeedback,
+}
+
+/// What takes the agents' blows on a modifier box.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Receiver {
+    pub id: InstanceId,
+    /// Share of each blow it takes.
+    pub scale: f32,
+    /// A `SwarmBreakable` (handed the blow typed), or a game script (its `apply_swarm_damage`).
+    pub breakable: bool,
 }
 
 pub(super) struct TargetEntry {
