@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # The one command that runs every test of this repository:
+#   0. the structure checks (tools/check_structure.py: no import circles, no source file over
+#      800 lines),
 #   1. the simulation core's unit, property and scenario tests, and swarm_godot's unit tests
 #      (cargo, release),
 #   2. a release build of the GDExtension into addons/swarm/bin (tools/build.sh),
@@ -8,6 +10,9 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
+
+echo "== [0/3] tools/check_structure.py"
+python3 tools/check_structure.py
 
 echo "== [1/3] cargo test --release -p swarm_core, and the binding layer's own unit tests"
 cargo test --release -p swarm_core

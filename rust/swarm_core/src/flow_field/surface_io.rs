@@ -91,7 +91,8 @@ impl SurfaceGrid {
         if u32::from_le_bytes(*version) != VERSION {
             return Err(BakeError::BadBytes);
         }
-        let (data, left): (SurfaceGridData, &[u8]) = postcard::take_from_bytes(rest).map_err(|_| BakeError::BadBytes)?;
+        let (data, left): (SurfaceGridData, &[u8]) =
+            postcard::take_from_bytes(rest).map_err(|_| BakeError::BadBytes)?;
         if !left.is_empty() {
             return Err(BakeError::BadBytes);
         }

@@ -8,8 +8,8 @@ use godot::classes::{Area3D, CollisionObject3D, CollisionPolygon3D, CollisionSha
 use godot::prelude::*;
 use swarm_core::breakable::{valid_amount, BreakState, BreakableConfig, BreakableEvent, BreakableState};
 
-use crate::nodes::flow_modifier::SwarmFlowModifier;
 use crate::lookup::MANAGER_GROUP;
+use crate::nodes::flow_modifier::SwarmFlowModifier;
 
 /// Health for anything the swarm should fight its way through: a door, a barricade, a boarded
 /// window. Make it a child of the [SwarmFlowModifier] whose box it guards. Agents pressing the

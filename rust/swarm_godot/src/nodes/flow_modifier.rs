@@ -167,9 +167,9 @@ impl SwarmFlowModifier {
             w.push("Size must be above 0 on every axis: the box covers nothing.");
         }
         let Some(m) = self.facts else {
-            let e = find_manager_node(&self.base().clone().upcast())
-                .err()
-                .unwrap_or_else(|| "it has not registered with its manager yet (it registers on entering the scene tree)".into());
+            let e = find_manager_node(&self.base().clone().upcast()).err().unwrap_or_else(|| {
+                "it has not registered with its manager yet (it registers on entering the scene tree)".into()
+            });
             w.push(&format!("This SwarmFlowModifier has no manager: {e}."));
             return w;
         };

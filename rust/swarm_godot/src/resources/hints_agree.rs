@@ -237,6 +237,34 @@ fn inspector_ranges_and_defaults_agree_with_the_core() {
     assert!(errs.is_empty(), "{} disagreements:\n{}", errs.len(), errs.join("\n"));
 }
 
+/// The manager's own fields that are core settings (`max_active_target_count`, `agent_height`)
+/// follow the same rule; its other ranged fields are bake or engine settings.
+#[test]
+fn the_managers_own_settings_agree_with_the_core() {
+    let r = Resource {
+        file: "nodes/manager/mod.rs",
+        source: include_str!("../nodes/manager/mod.rs"),
+        groups: &[world::ALL],
+        core_default: format!("{:?}", WorldSettings::default()),
+        elsewhere: &[],
+        engine_only: &["cell_size", "clearance_radius", "max_step_height", "sight_rays_per_frame"],
+        bool_alias: &[],
+    };
+    let fields = parse_fields(r.source);
+    let mut errs = Vec::new();
+    for name in ["max_active_target_count", "agent_height"] {
+        match fields.iter().find(|f| f.name == name) {
+            Some(f) => errs.extend(check_field(&r, f)),
+            None => errs.push(format!("{}: no field {name}", r.file)),
+        }
+    }
+    for f in fields.iter().filter(|f| f.ty != "bool" && f.name != "max_active_target_count" && f.name != "agent_height")
+    {
+        errs.extend(check_field(&r, f));
+    }
+    assert!(errs.is_empty(), "{} disagreements:\n{}", errs.len(), errs.join("\n"));
+}
+
 #[test]
 fn the_parser_reads_ranges_enums_and_inits() {
     let src = "

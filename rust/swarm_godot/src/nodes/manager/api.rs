@@ -409,7 +409,6 @@ impl SwarmManager {
         let i = self.registry.archetype_index_of(&archetype)?;
         self.visuals.per_archetype.get(i)?.as_ref().map(|v| v.multimesh.clone())
     }
-
 }
 
 impl SwarmManager {

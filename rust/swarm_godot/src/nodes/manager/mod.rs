@@ -88,7 +88,7 @@ pub struct SwarmManager {
     clearance_radius: f32,
     /// Headroom an agent needs: surfaces under lower overhangs bake as blocked (bake setting).
     /// Also the body height of agents for [method raycast_agents].
-    #[export(range = (0.1, 10.0, 0.01, or_greater, suffix = "m"))]
+    #[export(range = (0.01, 10.0, 0.01, or_greater, suffix = "m"))]
     #[init(val = 1.8)]
     agent_height: f32,
     /// Highest step between neighbouring cells agents can climb (bake setting).

@@ -2,7 +2,6 @@
 
 use godot::prelude::*;
 
-
 /// One call into game code, queued during the frame.
 pub(super) enum Outcall {
     /// `apply_swarm_damage(amount, context)` on a node: a target's parent, or whatever takes the

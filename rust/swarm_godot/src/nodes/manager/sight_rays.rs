@@ -68,4 +68,3 @@ fn body_rids(node: Gd<Node>) -> Array<Rid> {
     }
     out
 }
-

@@ -3,10 +3,12 @@
 //! and hands it the surface flow field it should follow.
 
 use godot::prelude::*;
+use swarm_core::bounds::world as wb;
 use swarm_core::{World, WorldSettings};
 
 use super::SwarmManager;
-use crate::convert::Checker;
+
+use crate::convert::report_findings;
 
 impl SwarmManager {
     /// Hands the world the flow field it should follow (when enabled and changed).
@@ -48,13 +50,15 @@ impl SwarmManager {
         }
     }
 
-    /// Core settings from the resource and manager fields, with the problems found.
+    /// Core settings from the resource and manager fields, with the problems found (the bounds
+    /// of the manager's own fields are the core's, like every other setting's).
     pub(super) fn current_settings(&self) -> (WorldSettings, Vec<String>) {
         let seed = self.random_seed as u64;
         let ground = self.ground_height();
-        let mut c = Checker::new(self.label());
-        let max_active = c.i("max_active_target_count", self.max_active_target_count, 1, 1024);
-        let (s, mut problems) = match &self.settings {
+        let mut findings = Vec::new();
+        let max_active: i64 = wb::MAX_ACTIVE_TARGET_COUNT.narrow(self.max_active_target_count, &mut findings);
+        let agent_height = wb::AGENT_HEIGHT.check(self.agent_height, &mut findings);
+        let (mut s, mut problems) = match &self.settings {
             Some(s) => s.bind().to_core(seed, max_active, ground, &self.label()),
             None => (
                 WorldSettings {
@@ -66,9 +70,8 @@ impl SwarmManager {
                 Vec::new(),
             ),
         };
-        let mut s = s;
-        s.agent_height = c.f("agent_height", self.agent_height, 0.01, 1000.0, 1.8);
-        problems.append(&mut c.problems);
+        s.agent_height = agent_height;
+        report_findings(&self.label(), &findings, &mut problems);
         (s, problems)
     }
 
