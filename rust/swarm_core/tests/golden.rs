@@ -3,12 +3,11 @@
 //! from the code before the state / workspace split. A refactor that changes any bit of the
 //! simulation's behaviour fails here.
 
-use swarm_core::flow_field::{ModifierBox, RouteMode};
 use swarm_core::glam::Vec3;
-use swarm_core::{Archetype, AttackProfile, PerceptionProfile, SightOcclusion, World, WorldSettings};
+use swarm_core::{Archetype, AttackProfile, World, WorldSettings};
 
 mod common;
-use common::{ascii, DT, ROOMS};
+use common::{ascii, close_rooms_door, perceiving_archetype, DT, ROOMS};
 
 const STEPS: usize = 300;
 
@@ -94,27 +93,13 @@ fn flow_rooms(threads: usize) -> u64 {
         ..Default::default()
     });
     w.set_surface(Some(ascii(&ROOMS)));
-    let mut p = Archetype::default();
-    p.agent_radius = 0.3;
-    p.perception = Some(PerceptionProfile {
-        sight_distance: 20.0,
-        sight_occlusion: SightOcclusion::NavigationPath,
-        occlusion_detour_tolerance: 4.0,
-        forget_time: 3.0,
-        search_enabled: true,
-        alert_spread_radius: 4.0,
-    });
+    let p = perceiving_archetype();
     let p = w.add_archetype(p);
     let mut k = Archetype::default();
     k.agent_radius = 0.3;
     k.attack = Some(AttackProfile::default());
     let k = w.add_archetype(k);
-    let door =
-        ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0));
-    let nav = w.surface_mut().unwrap();
-    let mut stamps = Vec::new();
-    nav.set_modifiers(&[door], &mut stamps);
-    nav.set_attackable(&[true]);
+    close_rooms_door(&mut w);
     w.register_target(Vec3::new(15.0, 0.0, 15.0), 1.0);
     for i in 0..500 {
         let pos = Vec3::new(1.0 + (i % 28) as f32, 0.0, 0.5 + (i / 28) as f32 * 0.45);

@@ -2,12 +2,11 @@
 //! original: agents, targets, a surface flow field with a door modifier, perceiving and
 //! attacking archetypes, a few hundred steps in; then 200 more steps on both, on 1 and 2 threads.
 
-use swarm_core::flow_field::{ModifierBox, RouteMode};
 use swarm_core::glam::Vec3;
-use swarm_core::{Archetype, AttackProfile, PerceptionProfile, SightOcclusion, SimState, World, WorldSettings};
+use swarm_core::{Archetype, AttackProfile, SimState, World, WorldSettings};
 
 mod common;
-use common::{ascii, DT, ROOMS};
+use common::{ascii, close_rooms_door, perceiving_archetype, DT, ROOMS};
 
 fn build(threads: usize) -> World {
     let mut w = World::new(WorldSettings {
@@ -18,16 +17,7 @@ fn build(threads: usize) -> World {
         ..Default::default()
     });
     w.set_surface(Some(ascii(&ROOMS)));
-    let mut p = Archetype::default();
-    p.agent_radius = 0.3;
-    p.perception = Some(PerceptionProfile {
-        sight_distance: 20.0,
-        sight_occlusion: SightOcclusion::NavigationPath,
-        occlusion_detour_tolerance: 4.0,
-        forget_time: 3.0,
-        search_enabled: true,
-        alert_spread_radius: 4.0,
-    });
+    let mut p = perceiving_archetype();
     // A small spacing radius: the grid's cell size then depends on the step length.
     p.behavior.spacing_radius = 0.5;
     let p = w.add_archetype(p);
@@ -37,12 +27,7 @@ fn build(threads: usize) -> World {
     k.behavior.use_pressure = true;
     k.behavior.spacing_radius = 0.5;
     let k = w.add_archetype(k);
-    let door =
-        ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0));
-    let nav = w.surface_mut().unwrap();
-    let mut stamps = Vec::new();
-    nav.set_modifiers(&[door], &mut stamps);
-    nav.set_attackable(&[true]);
+    close_rooms_door(&mut w);
     w.register_target(Vec3::new(15.0, 0.0, 15.0), 1.0);
     w.register_target(Vec3::new(5.0, 0.0, 3.0), 0.5);
     for i in 0..600 {

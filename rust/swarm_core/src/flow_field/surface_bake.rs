@@ -84,23 +84,8 @@ impl SurfaceGrid {
             }
             column_start.push(height.len() as u32);
         }
-        let column = span_columns(&column_start);
-        let mut grid = SurfaceGrid {
-            origin: samples.origin,
-            cell_size: samples.cell_size,
-            inv_cell: 1.0 / samples.cell_size,
-            dims_x: samples.dims_x,
-            dims_z: samples.dims_z,
-            params,
-            column_start,
-            height,
-            column,
-            walkable,
-            links: Vec::new(),
-            component: Vec::new(),
-            flat: Vec::new(),
-        };
-        grid.links = grid.build_links();
+        let layout = (samples.origin, samples.cell_size, samples.dims_x, samples.dims_z);
+        let mut grid = Self::assemble(layout, params, column_start, height, walkable);
         let eroded = grid.erosion();
         if eroded.iter().any(|&e| e) {
             for (w, e) in grid.walkable.iter_mut().zip(&eroded) {
@@ -130,6 +115,20 @@ impl SurfaceGrid {
             return Err(BakeError::BadBytes);
         }
         check_columns(&column_start, cols, height.len())?;
+        let mut grid = Self::assemble((origin, cell_size, dims_x, dims_z), params, column_start, height, walkable);
+        grid.component = grid.components();
+        grid.flat = grid.flat_spans();
+        Ok(grid)
+    }
+
+    /// A grid of these spans (already checked) with its span columns and links derived.
+    fn assemble(
+        (origin, cell_size, dims_x, dims_z): (Vec3, f32, u32, u32),
+        params: BakeParams,
+        column_start: Vec<u32>,
+        height: Vec<f32>,
+        walkable: Vec<bool>,
+    ) -> Self {
         let column = span_columns(&column_start);
         let mut grid = SurfaceGrid {
             origin,
@@ -147,9 +146,7 @@ impl SurfaceGrid {
             flat: Vec::new(),
         };
         grid.links = grid.build_links();
-        grid.component = grid.components();
-        grid.flat = grid.flat_spans();
-        Ok(grid)
+        grid
     }
 
     /// Which spans are flat ground: all linked neighbours at the span's own height.
