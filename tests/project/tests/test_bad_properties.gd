@@ -1,4 +1,4 @@
-# Bad values set on the NODES from GDScript (SPEC section 10: every bad value gets a clear message
+# Bad values set on the NODES from GDScript (every bad value gets a clear message
 # naming the node and field, and is clamped or refused; no NaN enters the world):
 # SwarmManager.max_active_target_count outside 1..1024, SwarmTarget.priority = NaN, and a
 # SwarmTarget moved to a NaN position. The simulation must carry on with clamped values.

@@ -1,4 +1,4 @@
-# Determinism (SPEC section 2): the same scene, seed and inputs give the same result on 1 thread or
+# Determinism: the same scene, seed and inputs give the same result on 1 thread or
 # many. Three independent managers (each with its own target as a child, same spawns): seed 5 on
 # 1 worker thread, seed 5 on 4 threads, seed 6 on 1 thread. After 5 s the first two agree exactly;
 # the third differs (the seed matters).

@@ -1,4 +1,4 @@
-# Surface flow field bake from physics colliders (SPEC section 6): SwarmFlowFieldBaker, with a
+# Surface flow field bake from physics colliders: SwarmFlowFieldBaker, with a
 # SwarmManager's bake settings, over a level
 # of StaticBody3D boxes (floor, a thin wall with a door, a thick wall, a pillar, an unwalkable box,
 # an upper floor reached by a ramp), baked over several frames; the SwarmFlowFieldData's grid info;

@@ -1,4 +1,4 @@
-# Bad flow field bake settings and misuse of SwarmFlowFieldBaker (SPEC section 10): each gets a
+# Bad flow field bake settings and misuse of SwarmFlowFieldBaker: each gets a
 # clear message naming the node and the field, start() returns an error code, nothing panics, and
 # a good bake still works afterwards.
 # expect_error: SwarmManager 'Horde': cannot bake the flow field: cell_size = -1 must be above 0

@@ -1,4 +1,4 @@
-# Bad perception input (SPEC section 10): a negative sight distance and an unknown occlusion mode
+# Bad perception input: a negative sight distance and an unknown occlusion mode
 # on a SwarmPerceptionProfile are clamped with a message naming the resource and field; NaN or
 # negative noises are refused with a message. Nothing crashes and no NaN enters the world.
 # expect_error: SwarmPerceptionProfile (unsaved): sight_distance = -5 is outside

@@ -1,4 +1,4 @@
-# Perception with a locked door (seed 001 "Hiding What's Behind It"): a breakable door on
+# Perception with a locked door ("Hiding What's Behind It"): a breakable door on
 # EXTRA_COST with a high route cost hides the target from a NAVIGATION_PATH archetype until it
 # breaks; then the agents see the target and reach it. The break noise reaches the manager too.
 extends "res://test_base.gd"

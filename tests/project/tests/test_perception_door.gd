@@ -1,4 +1,4 @@
-# Perception (SPEC section 7) with a door: a NAVIGATION_PATH archetype does not see a target behind
+# Perception with a door: a NAVIGATION_PATH archetype does not see a target behind
 # a closed door whose EXTRA_COST route cost is far above its occlusion_detour_tolerance, so nobody
 # chases and nobody presses the door (only agents that are going somewhere press). Once the door
 # opens (is_open) the same agents see the target and reach it.

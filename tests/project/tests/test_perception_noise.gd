@@ -1,4 +1,4 @@
-# SwarmManager.emit_noise (SPEC section 7): agents whose SwarmPerceptionProfile has search on and
+# SwarmManager.emit_noise: agents whose SwarmPerceptionProfile has search on and
 # that see no target walk to the noise and give up after forget_time; agents without search stay.
 # A SwarmBreakable's break noise is fed to the manager the same way.
 extends "res://test_base.gd"

@@ -1,4 +1,4 @@
-# PHYSICS_RAY sight (SPEC section 7): the manager casts a bounded number of sight rays per frame
+# PHYSICS_RAY sight: the manager casts a bounded number of sight rays per frame
 # against sight_collision_mask. A wall between agents and the target hides it; agents with a clear
 # line see it (the target's own body does not block); removing the wall reveals it.
 extends "res://test_base.gd"

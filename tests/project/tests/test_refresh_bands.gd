@@ -1,4 +1,4 @@
-# Visual refresh bands (seed 000): with a camera, agents off screen are rewritten only every
+# Visual refresh bands: with a camera, agents off screen are rewritten only every
 # fourth frame and distant ones every second, yet every MultiMesh instance always shows the agent
 # now at its index: after spawns, despawns (the last agent moves into the freed index) and the
 # world's periodic reorder of agents into grid order (every 128 steps), the instance data is

@@ -1,4 +1,4 @@
-# Bad input to spawners, spawn profiles and the director (SPEC section 10): each gets a message
+# Bad input to spawners, spawn profiles and the director: each gets a message
 # naming the node (and resource) and the field, the value is clamped or the spawn refused, and
 # nothing crashes or spawns where it should not.
 # expect_error: SwarmRectSpawner 'Empty': spawn_profile and archetype are both empty; nothing to spawn
