@@ -245,12 +245,90 @@ pub mod attack {
     ];
 }
 
+/// Spawners (`SwarmRectSpawner`, `SwarmRingSpawner`): how many, where, off screen.
+pub mod spawner {
+    use super::*;
+
+    /// Most agents one spawn call, wave or director setting asks for.
+    pub const MAX_COUNT: i64 = 1_000_000;
+
+    pub const COUNT: IntBound = int("count", 0, MAX_COUNT, 10);
+    pub const OFF_SCREEN_MARGIN: FloatBound = float("off_screen_margin", 0.0, 1000.0, 1.0);
+    pub const OFF_SCREEN_ATTEMPTS: IntBound = int("off_screen_attempts", 1, 1024, 16);
+    pub const OFF_SCREEN_FALLBACK: IntBound = int("off_screen_fallback", 0, 1, 0);
+    /// The rectangle's `size` (x and z of its local plane), each end checked on its own.
+    pub const SIZE_X: FloatBound = float("size.x", 0.0, 1e6, 20.0);
+    pub const SIZE_Y: FloatBound = float("size.y", 0.0, 1e6, 20.0);
+    pub const INNER_RADIUS: FloatBound = float("inner_radius", 0.0, 1e6, 20.0);
+    pub const OUTER_RADIUS: FloatBound = float("outer_radius", 0.0, 1e6, 30.0);
+    /// One entry of a spawn profile's `weights` (reported as `weights[i]`).
+    pub const WEIGHT: FloatBound = float("weights", 0.0, 1e9, 0.0);
+
+    pub const ALL: &[Setting] = &[
+        Setting::Int(&COUNT),
+        Setting::Float(&OFF_SCREEN_MARGIN),
+        Setting::Int(&OFF_SCREEN_ATTEMPTS),
+        Setting::Int(&OFF_SCREEN_FALLBACK),
+        Setting::Float(&SIZE_X),
+        Setting::Float(&SIZE_Y),
+        Setting::Float(&INNER_RADIUS),
+        Setting::Float(&OUTER_RADIUS),
+    ];
+}
+
+/// `SwarmSpawnerDirector`: its schedule and the pressure recycler.
+pub mod director {
+    use super::spawner::MAX_COUNT;
+    use super::*;
+
+    pub const MODE: IntBound = int("mode", 0, 3, 0);
+    pub const INITIAL_BATCH: IntBound = int("initial_batch", 0, MAX_COUNT, 50);
+    pub const SPAWN_RATE: FloatBound = float("spawn_rate", 0.0, 1e6, 10.0);
+    pub const MAX_PER_FRAME: IntBound = int("max_per_frame", 1, MAX_COUNT, 50);
+    pub const MAX_ALIVE: IntBound = int("max_alive", 0, MAX_COUNT, 500);
+    pub const TOTAL_LIMIT: IntBound = int("total_limit", 0, i64::MAX / 2, 0);
+    pub const RECYCLE_DISTANCE: FloatBound = float("recycle_distance", 0.0, 1e6, 60.0);
+    pub const RECYCLE_INTERVAL: FloatBound = float("recycle_interval", 0.01, 1e6, 1.0);
+    pub const RECYCLE_MAX_PER_PASS: IntBound = int("recycle_max_per_pass", 0, MAX_COUNT, 32);
+
+    pub const ALL: &[Setting] = &[
+        Setting::Int(&MODE),
+        Setting::Int(&INITIAL_BATCH),
+        Setting::Float(&SPAWN_RATE),
+        Setting::Int(&MAX_PER_FRAME),
+        Setting::Int(&MAX_ALIVE),
+        Setting::Int(&TOTAL_LIMIT),
+        Setting::Float(&RECYCLE_DISTANCE),
+        Setting::Float(&RECYCLE_INTERVAL),
+        Setting::Int(&RECYCLE_MAX_PER_PASS),
+    ];
+}
+
+/// `SwarmTarget`.
+pub mod target {
+    use super::*;
+
+    pub const PRIORITY: FloatBound = float("priority", 0.01, 1000.0, 1.0);
+
+    pub const ALL: &[Setting] = &[Setting::Float(&PRIORITY)];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const GROUPS: &[&[Setting]] =
-        &[world::ALL, lod::ALL, movement::ALL, behavior::ALL, perception::ALL, archetype::ALL, attack::ALL];
+    const GROUPS: &[&[Setting]] = &[
+        world::ALL,
+        lod::ALL,
+        movement::ALL,
+        behavior::ALL,
+        perception::ALL,
+        archetype::ALL,
+        attack::ALL,
+        spawner::ALL,
+        director::ALL,
+        target::ALL,
+    ];
 
     #[test]
     fn every_default_lies_within_its_bounds() {

@@ -4,7 +4,7 @@
 use godot::prelude::*;
 use swarm_core::flow_field::bake::BakeBounds;
 use swarm_core::glam::Vec3;
-use swarm_core::sanitize::{End, Finding, Reason};
+use swarm_core::sanitize::{End, Finding, FloatBound, IntBound, Reason};
 use swarm_core::Range;
 
 #[inline]
@@ -17,9 +17,9 @@ pub fn to_vector3(v: Vec3) -> Vector3 {
     Vector3::new(v.x, v.y, v.z)
 }
 
-/// Collects problems found while checking the fields of a node that has no core config of its
-/// own (a resource's fields are checked by the core; see `report_findings`). Values are clamped
-/// or replaced by their default; each problem names the owner and field.
+/// Collects the messages for the fields of a node that has no core config of its own, each
+/// checked against its bound in the core's table (`swarm_core::bounds`): values are clamped or
+/// replaced by their default, each message names the owner and field.
 pub struct Checker {
     owner: String,
     pub problems: Vec<String>,
@@ -30,26 +30,20 @@ impl Checker {
         Self { owner, problems: Vec::new() }
     }
 
-    /// `v` clamped into `lo..=hi`; NaN or infinite becomes `default`.
-    pub fn f(&mut self, field: &str, v: f32, lo: f32, hi: f32, default: f32) -> f32 {
-        if !v.is_finite() {
-            self.problems.push(format!("{}: {field} = {v} is not a number; using {default}", self.owner));
-            return default;
-        }
-        if v < lo || v > hi {
-            let c = v.clamp(lo, hi);
-            self.problems.push(format!("{}: {field} = {v} is outside {lo}..{hi}; using {c}", self.owner));
-            return c;
-        }
+    /// `v` checked against the core's bound for the field (clamped, or its default when not a
+    /// number), with the core's finding as a message.
+    pub fn f(&mut self, bound: &FloatBound, v: f32) -> f32 {
+        let mut found = Vec::new();
+        let v = bound.check(v, &mut found);
+        report_findings(&self.owner, &found, &mut self.problems);
         v
     }
 
-    pub fn i(&mut self, field: &str, v: i64, lo: i64, hi: i64) -> i64 {
-        if v < lo || v > hi {
-            let c = v.clamp(lo, hi);
-            self.problems.push(format!("{}: {field} = {v} is outside {lo}..{hi}; using {c}", self.owner));
-            return c;
-        }
+    /// `v` clamped into the core's bound for the field, with the core's finding as a message.
+    pub fn i(&mut self, bound: &IntBound, v: i64) -> i64 {
+        let mut found = Vec::new();
+        let v = bound.narrow(v, &mut found);
+        report_findings(&self.owner, &found, &mut self.problems);
         v
     }
 }
@@ -68,10 +62,15 @@ pub fn to_range(v: Vector2) -> Range {
 /// One core finding as a message: "<owner>: <field> = <value> is outside <lo>..<hi>; using <c>".
 /// The ends of a pair are the `x (min)` and `y (max)` of the resource's `Vector2`.
 pub fn finding_message(owner: &str, f: &Finding) -> String {
+    finding_message_as(owner, f.field, f)
+}
+
+/// `finding_message` for a field reported under another name (an entry of a list: `weights[2]`).
+pub fn finding_message_as(owner: &str, name: &str, f: &Finding) -> String {
     let field = match f.end {
-        Some(End::Min) => format!("{}.x (min)", f.field),
-        Some(End::Max) => format!("{}.y (max)", f.field),
-        None => f.field.to_string(),
+        Some(End::Min) => format!("{name}.x (min)"),
+        Some(End::Max) => format!("{name}.y (max)"),
+        None => name.to_string(),
     };
     let (v, used) = (f.value, f.used);
     match f.reason {

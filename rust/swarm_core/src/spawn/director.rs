@@ -5,7 +5,7 @@
 use std::collections::BTreeSet;
 
 /// Largest count accepted for batches and limits.
-pub const MAX_COUNT: i64 = 1_000_000;
+pub use crate::bounds::spawner::MAX_COUNT;
 
 /// Seconds between two checks of which of the director's agents are still alive (a safety net:
 /// despawns are also reported at once through [`Director::forget`]).

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use godot::classes::{Engine, INode, Node};
 use godot::prelude::*;
+use swarm_core::bounds::director as db;
 use swarm_core::glam::Vec3;
 use swarm_core::spawn::director::{distribute, limit_to_room, Director, DirectorConfig, Mode};
 use swarm_core::spawn::recycle::{best_point, heading, nearest_player};
@@ -12,7 +13,7 @@ use swarm_core::spawn::recycle::{best_point, heading, nearest_player};
 use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::TARGET_GROUP;
 use crate::nodes::manager::SwarmManager;
-use crate::nodes::spawners::{ground_height, manager_view, AnySpawner, MAX_COUNT};
+use crate::nodes::spawners::{ground_height, manager_view, AnySpawner};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::spawn_profile::SwarmSpawnProfile;
 
@@ -84,15 +85,15 @@ pub struct SwarmSpawnerDirector {
     recycle_enabled: bool,
     /// Agents farther than this from every active target (and off camera) are recycled. Spawn
     /// points are chosen closer than this to the player, so a recycled agent is not recycled again.
-    #[export(range = (1.0, 500.0, 0.5, or_greater, suffix = "m"))]
+    #[export(range = (0.0, 500.0, 0.5, or_greater, suffix = "m"))]
     #[init(val = 60.0)]
     recycle_distance: f32,
     /// Seconds between recycling passes.
-    #[export(range = (0.05, 10.0, 0.05, or_greater, suffix = "s"))]
+    #[export(range = (0.01, 10.0, 0.01, or_greater, suffix = "s"))]
     #[init(val = 1.0)]
     recycle_interval: f32,
     /// Most agents moved in one pass.
-    #[export(range = (1.0, 1000.0, 1.0, or_greater))]
+    #[export(range = (0.0, 1000.0, 1.0, or_greater))]
     #[init(val = 32)]
     recycle_max_per_pass: i64,
 
@@ -262,15 +263,15 @@ impl SwarmSpawnerDirector {
         let label = self.label();
         let mut c = Checker::new(label.clone());
         let cfg = DirectorConfig {
-            mode: Mode::from_index(c.i("mode", self.mode, 0, 3)),
-            initial_batch: c.i("initial_batch", self.initial_batch, 0, MAX_COUNT),
-            spawn_rate: c.f("spawn_rate", self.spawn_rate, 0.0, 1e6, 0.0) as f64,
-            max_per_frame: c.i("max_per_frame", self.max_per_frame, 1, MAX_COUNT),
-            max_alive: c.i("max_alive", self.max_alive, 0, MAX_COUNT),
-            total_limit: c.i("total_limit", self.total_limit, 0, i64::MAX / 2),
-            recycle_distance: c.f("recycle_distance", self.recycle_distance, 0.0, 1e6, 60.0),
-            recycle_interval: c.f("recycle_interval", self.recycle_interval, 0.01, 1e6, 1.0) as f64,
-            recycle_max_per_pass: c.i("recycle_max_per_pass", self.recycle_max_per_pass, 0, MAX_COUNT),
+            mode: Mode::from_index(c.i(&db::MODE, self.mode)),
+            initial_batch: c.i(&db::INITIAL_BATCH, self.initial_batch),
+            spawn_rate: c.f(&db::SPAWN_RATE, self.spawn_rate) as f64,
+            max_per_frame: c.i(&db::MAX_PER_FRAME, self.max_per_frame),
+            max_alive: c.i(&db::MAX_ALIVE, self.max_alive),
+            total_limit: c.i(&db::TOTAL_LIMIT, self.total_limit),
+            recycle_distance: c.f(&db::RECYCLE_DISTANCE, self.recycle_distance),
+            recycle_interval: c.f(&db::RECYCLE_INTERVAL, self.recycle_interval) as f64,
+            recycle_max_per_pass: c.i(&db::RECYCLE_MAX_PER_PASS, self.recycle_max_per_pass),
         };
         let (cfg, more) = cfg.resolve_mode();
         let mut problems = c.problems;

@@ -17,8 +17,9 @@ use crate::nodes::manager::SwarmManager;
 use crate::resources::archetype::SwarmAgentArchetype;
 use crate::resources::spawn_profile::{Picker, SwarmSpawnProfile};
 
+use swarm_core::bounds::spawner as sb;
 /// Largest `count` and `spawn(count)` accepted in one call.
-pub const MAX_COUNT: i64 = swarm_core::spawn::director::MAX_COUNT;
+pub use swarm_core::bounds::spawner::MAX_COUNT;
 /// Seconds between two "points still in view" warnings of one spawner.
 const VIEW_WARNING_INTERVAL_MS: u64 = 5000;
 
@@ -106,10 +107,10 @@ pub trait SpawnerNode {
         let c0 = self.common();
         let mut c = Checker::new(label.clone());
         let shape = self.shape(&mut c);
-        let count = c.i("count", c0.count, 0, MAX_COUNT);
-        let margin = c.f("off_screen_margin", c0.off_screen_margin, 0.0, 1000.0, 1.0);
-        let attempts = c.i("off_screen_attempts", c0.off_screen_attempts, 1, 1024) as u32;
-        let fallback = c.i("off_screen_fallback", c0.off_screen_fallback, 0, 1);
+        let count = c.i(&sb::COUNT, c0.count);
+        let margin = c.f(&sb::OFF_SCREEN_MARGIN, c0.off_screen_margin);
+        let attempts = c.i(&sb::OFF_SCREEN_ATTEMPTS, c0.off_screen_attempts) as u32;
+        let fallback = c.i(&sb::OFF_SCREEN_FALLBACK, c0.off_screen_fallback);
         let mut problems = std::mem::take(&mut c.problems);
         let picker = match (profile.or(c0.spawn_profile.as_ref()), c0.archetype) {
             _ if !need_picker => None,
@@ -520,8 +521,8 @@ impl SpawnerNode for SwarmRectSpawner {
         self.common_fields()
     }
     fn shape(&self, c: &mut Checker) -> Shape {
-        let x = c.f("size.x", self.size.x, 0.0, 1e6, 20.0);
-        let y = c.f("size.y", self.size.y, 0.0, 1e6, 20.0);
+        let x = c.f(&sb::SIZE_X, self.size.x);
+        let y = c.f(&sb::SIZE_Y, self.size.y);
         Shape::Rect { size: Vec2::new(x, y) }
     }
     fn state(&mut self) -> &mut SpawnerState {
@@ -538,8 +539,8 @@ impl SpawnerNode for SwarmRingSpawner {
         self.common_fields()
     }
     fn shape(&self, c: &mut Checker) -> Shape {
-        let inner = c.f("inner_radius", self.inner_radius, 0.0, 1e6, 20.0);
-        let outer = c.f("outer_radius", self.outer_radius, 0.0, 1e6, 30.0);
+        let inner = c.f(&sb::INNER_RADIUS, self.inner_radius);
+        let outer = c.f(&sb::OUTER_RADIUS, self.outer_radius);
         if inner > outer {
             c.problems.push(format!(
                 "{}: inner_radius {inner} is larger than outer_radius {outer}; swapping them",

@@ -12,7 +12,7 @@
 //! Every `#[init(val = ...)]` equals the core default (no `init` means zero / false), bools
 //! included (those have no bound; they are compared with the core config's `Default`).
 
-use swarm_core::bounds::{archetype, attack, behavior, lod, movement, perception, world};
+use swarm_core::bounds::{archetype, attack, behavior, director, lod, movement, perception, spawner, target, world};
 use swarm_core::sanitize::Setting;
 use swarm_core::{Archetype, AttackProfile, BehaviorProfile, MovementProfile, PerceptionProfile, WorldSettings};
 
@@ -39,9 +39,15 @@ fn tokens(text: &str) -> Vec<String> {
 
 /// The fields of the first `pub struct` in `source` (the resource class).
 fn parse_fields(source: &str) -> Vec<Field> {
+    parse_struct(source, "")
+}
+
+/// The fields of `pub struct <name>` in `source` (the first `pub struct` when `name` is empty).
+fn parse_struct(source: &str, name: &str) -> Vec<Field> {
     let mut out = Vec::new();
     let mut cur = Field::default();
-    let body = source.lines().map(str::trim).skip_while(|l| !l.starts_with("pub struct")).skip(1);
+    let head = format!("pub struct {name}");
+    let body = source.lines().map(str::trim).skip_while(|l| !l.starts_with(&head)).skip(1);
     for line in body.take_while(|l| *l != "}") {
         if let Some(rest) = line.strip_prefix("#[export(range = (") {
             let t = tokens(rest.trim_end_matches(")]"));
@@ -231,6 +237,60 @@ fn inspector_ranges_and_defaults_agree_with_the_core() {
         for s in r.groups.iter().flat_map(|g| g.iter()) {
             if !r.elsewhere.contains(&s.name()) && !fields.iter().any(|f| f.name == s.name()) {
                 errs.push(format!("{}: no field for the core setting {}", r.file, s.name()));
+            }
+        }
+    }
+    assert!(errs.is_empty(), "{} disagreements:\n{}", errs.len(), errs.join("\n"));
+}
+
+/// The nodes whose fields the core bounds without a config of their own (spawners, the director,
+/// targets) follow the same rule; a `Vector2` field is checked per component (`size.x`, `size.y`).
+#[test]
+fn node_settings_agree_with_the_core() {
+    type Node = (&'static str, &'static str, &'static str, &'static [&'static [Setting]]);
+    let nodes: [Node; 4] = [
+        ("nodes/spawners.rs", include_str!("../nodes/spawners.rs"), "SwarmRectSpawner", &[spawner::ALL]),
+        ("nodes/spawners.rs", include_str!("../nodes/spawners.rs"), "SwarmRingSpawner", &[spawner::ALL]),
+        ("nodes/director.rs", include_str!("../nodes/director.rs"), "SwarmSpawnerDirector", &[director::ALL]),
+        ("nodes/target.rs", include_str!("../nodes/target.rs"), "SwarmTarget", &[target::ALL]),
+    ];
+    let mut errs = Vec::new();
+    for (file, source, class, groups) in nodes {
+        let r = Resource {
+            file,
+            source,
+            groups,
+            core_default: String::new(),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        };
+        let fields = parse_struct(source, class);
+        assert!(!fields.is_empty(), "{file}: no fields read for {class}");
+        for f in fields.iter().filter(|f| f.ty != "bool") {
+            if f.ty == "Vector2" && setting(&r, &f.name).is_none() && f.range.is_some() {
+                let init = f.init.clone().unwrap_or_else(|| vec!["0".into(), "0".into()]);
+                for (k, axis) in ["x", "y"].iter().enumerate() {
+                    let part = Field {
+                        name: format!("{}.{axis}", f.name),
+                        ty: "f32".into(),
+                        range: f.range,
+                        enum_values: None,
+                        init: Some(vec![init[k].clone()]),
+                    };
+                    errs.extend(check_field(&r, &part));
+                }
+            } else {
+                errs.extend(check_field(&r, f));
+            }
+        }
+        for s in groups.iter().flat_map(|g| g.iter()) {
+            let covered = fields.iter().any(|f| f.name == s.name() || s.name().starts_with(&format!("{}.", f.name)));
+            if !covered
+                && !(class == "SwarmRingSpawner" && s.name().starts_with("size"))
+                && !(class == "SwarmRectSpawner" && s.name().ends_with("radius"))
+            {
+                errs.push(format!("{file}: {class} has no field for the core setting {}", s.name()));
             }
         }
     }

@@ -4,7 +4,9 @@ use godot::classes::RandomNumberGenerator;
 use godot::prelude::*;
 
 use super::archetype::SwarmAgentArchetype;
-use crate::convert::{resource_name, Checker};
+use swarm_core::bounds::spawner::WEIGHT;
+
+use crate::convert::{finding_message_as, resource_name};
 
 /// Which archetypes a spawner or director spawns, and how often each. Entry `i` of
 /// [member archetypes] is picked with probability `weights[i] / sum(weights)`; an archetype
@@ -66,13 +68,15 @@ impl SwarmSpawnProfile {
     /// Effective weight per entry (0 for empty entries) and the problems found, each prefixed by
     /// `owner` (which names the node using the profile, and the profile).
     fn checked_weights(&self, owner: &str) -> (Vec<f32>, Vec<String>) {
-        let mut c = Checker::new(owner.to_string());
         let n = self.archetypes.len();
         let mut weights = Vec::with_capacity(n);
         let mut problems = Vec::new();
+        let mut weight_problems = Vec::new();
         for i in 0..n {
             let w = self.weights.get(i).unwrap_or(1.0);
-            let w = c.f(&format!("weights[{i}]"), w, 0.0, 1e9, 0.0);
+            let mut found = Vec::new();
+            let w = WEIGHT.check(w, &mut found);
+            weight_problems.extend(found.iter().map(|f| finding_message_as(owner, &format!("weights[{i}]"), f)));
             if self.archetypes.at(i).is_none() {
                 problems
                     .push(format!("{owner}: archetypes[{i}] is empty; it is skipped. Assign a SwarmAgentArchetype"));
@@ -81,7 +85,7 @@ impl SwarmSpawnProfile {
                 weights.push(w);
             }
         }
-        problems.append(&mut c.problems);
+        problems.append(&mut weight_problems);
         if self.weights.len() > n {
             problems.push(format!(
                 "{owner}: weights has {} entries but archetypes only {n}; the extra weights are ignored",

@@ -326,7 +326,7 @@ fn read_target(t: &Gd<SwarmTarget>, manager: &str) -> (Option<Vec3>, f32, bool, 
         let b = t.bind();
         (b.priority(), b.enabled())
     };
-    let priority = c.f("priority", priority, 0.01, 1000.0, 1.0);
+    let priority = c.f(&swarm_core::bounds::target::PRIORITY, priority);
     let pos = if gp.is_finite() {
         Some(to_vec3(gp))
     } else {
