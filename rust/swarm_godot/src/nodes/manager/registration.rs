@@ -8,6 +8,7 @@
 //! register at their first `spawn_agent` and are converted again only after their resource (or
 //! one of its profiles) emitted `changed`.
 
+use godot::classes::Engine;
 use godot::prelude::*;
 use swarm_core::glam::Vec3;
 
@@ -84,6 +85,9 @@ impl SwarmManager {
             return;
         }
         let node = match node.try_cast::<SwarmTarget>() {
+            // In the editor nothing is simulated: targets register only in a running game (so
+            // the editor never makes a world); modifiers register for their setup warnings.
+            Ok(_) if Engine::singleton().is_editor_hint() => return,
             Ok(t) => {
                 let label = self.label();
                 let (pos, priority, enabled, problems) = read_target(&t, &label);
@@ -99,9 +103,8 @@ impl SwarmManager {
         };
         if let Ok(mut m) = node.try_cast::<SwarmFlowModifier>() {
             let snap = m.bind().snapshot();
-            if let Some(f) = self.facts {
-                m.bind_mut().set_manager_facts(Some(f));
-            }
+            let facts = self.current_facts();
+            m.bind_mut().set_manager_facts(Some(facts));
             self.registry.modifiers.push(ModifierEntry {
                 node: m,
                 id,
