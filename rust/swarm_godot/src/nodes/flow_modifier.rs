@@ -19,11 +19,25 @@ pub const MODIFIER_GROUP: &str = "swarm_flow_modifiers";
 /// band around the box, so a door upstairs does not seal the floor below; a box thinner than a
 /// cell still closes the cell its centre is in. Needs [member SwarmManager.surface_flow_field_enabled]
 /// (and, to stop agents, [member SwarmSettings.surface_flow_enforce_cell_boundaries]). Moving,
-/// resizing or changing it restamps the layer on the next step; a door script opens and shuts it
-/// with [member is_open].
+/// resizing or changing it restamps the layer on the next step.
+///
+/// Two switches, two owners: a door script opens and shuts the box with [member is_open]; a
+/// [SwarmBreakable] under it turns [member enabled] off when it breaks and back on at
+/// [method SwarmBreakable.repair]. Either one removes the closure and the route cost while the box
+/// stays registered, so a door script that only flips [member is_open] never re-seals a breach.
+/// To shut a door with agents standing in the doorway, wait until
+/// [method SwarmManager.is_any_agent_inside] of the opening is false, then set [member is_open]
+/// to false (shutting on top of them pushes each out to the nearer side).
+
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
 pub struct SwarmFlowModifier {
+    /// Off: the box neither blocks agents nor costs routes anything, and stays registered. A
+    /// [SwarmBreakable] under this modifier turns it off when it breaks and back on at repair;
+    /// door scripts use [member is_open] instead, so the two never undo each other.
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
     /// Centre of the box in this node's local space. For a door, the centre of the doorway.
     #[export]
     #[init(val = Vector3::new(0.0, 1.0, 0.0))]
@@ -82,6 +96,7 @@ pub struct SwarmFlowModifier {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ModifierSnapshot {
     pub box_: ModifierBox,
+    /// Is open or switched off ([member enabled]): stamps nothing.
     pub open: bool,
     pub move_threshold: f32,
     pub rotation_threshold_deg: f32,
@@ -221,10 +236,19 @@ impl SwarmFlowModifier {
                 blocks_agents: self.blocks_agents,
                 route,
             },
-            open: self.is_open,
+            open: self.is_open || !self.enabled,
             move_threshold: self.move_threshold.max(0.0),
             rotation_threshold_deg: self.rotation_threshold.max(0.0),
         }
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Switches the box on or off, as [member enabled] does (a breakable at its break and repair).
+    pub fn put_enabled(&mut self, on: bool) {
+        self.enabled = on;
     }
 
     pub fn agents_attack_it(&self) -> bool {
@@ -247,15 +271,6 @@ impl SwarmFlowModifier {
     /// Sets the route cost (a breakable lowers it when damaged and restores it at repair).
     pub fn put_route_cost(&mut self, cost: f32) {
         self.route_cost = cost;
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.is_open
-    }
-
-    /// Opens or shuts the box, as [member is_open] does.
-    pub fn set_open(&mut self, open: bool) {
-        self.is_open = open;
     }
 
     /// The facts of the manager this box is registered with (`None`: not registered).
