@@ -2,6 +2,7 @@
 //! routes to cross, or both (doors, barricades, props). The manager reads every modifier once per
 //! physics frame and restamps the whole modifier layer when one changed.
 
+use godot::classes::node::ProcessMode;
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
 use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
@@ -28,6 +29,12 @@ pub const MODIFIER_GROUP: &str = "swarm_flow_modifiers";
 /// To shut a door with agents standing in the doorway, wait until
 /// [method SwarmManager.is_any_agent_inside] of the opening is false, then set [member is_open]
 /// to false (shutting on top of them pushes each out to the nearer side).
+///
+/// A modifier stamps only while it is visible in the tree ([method Node3D.is_visible_in_tree])
+/// and its process mode, its own or inherited, is not [constant Node.PROCESS_MODE_DISABLED]
+/// (pausing the tree changes nothing). One under a hidden or disabled node, such as rubble listed
+/// in a breakable's [member SwarmBreakable.show_on_break], neither blocks nor costs until it is
+/// shown and enabled; it stays registered meanwhile, and showing it restamps on the next step.
 
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
@@ -96,7 +103,7 @@ pub struct SwarmFlowModifier {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ModifierSnapshot {
     pub box_: ModifierBox,
-    /// Is open or switched off ([member enabled]): stamps nothing.
+    /// Is open, switched off ([member enabled]), or hidden or disabled in the tree: stamps nothing.
     pub open: bool,
     pub move_threshold: f32,
     pub rotation_threshold_deg: f32,
@@ -236,10 +243,30 @@ impl SwarmFlowModifier {
                 blocks_agents: self.blocks_agents,
                 route,
             },
-            open: self.is_open || !self.enabled,
+            open: self.is_open || !self.enabled || !self.active_in_tree(),
             move_threshold: self.move_threshold.max(0.0),
             rotation_threshold_deg: self.rotation_threshold.max(0.0),
         }
+    }
+
+    /// Visible in the tree and not disabled by its (own or inherited) process mode. Pausing does
+    /// not count: a paused game keeps its doors.
+    fn active_in_tree(&self) -> bool {
+        let b = self.base();
+        if !b.is_inside_tree() {
+            return true;
+        }
+        if !b.is_visible_in_tree() {
+            return false;
+        }
+        let mut node = Some(b.clone().upcast::<Node>());
+        while let Some(n) = node {
+            match n.get_process_mode() {
+                ProcessMode::INHERIT => node = n.get_parent(),
+                mode => return mode != ProcessMode::DISABLED,
+            }
+        }
+        true
     }
 
     pub fn is_enabled(&self) -> bool {
