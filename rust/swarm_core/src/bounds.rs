@@ -217,9 +217,14 @@ pub mod archetype {
     pub const AGENT_RADIUS: FloatBound = float("agent_radius", 0.01, 50.0, 0.4);
     pub const PUSH_RESISTANCE: FloatBound = float("push_resistance", 0.01, 1000.0, 1.0);
     pub const MAX_HEALTH: FloatBound = float("max_health", 0.001, 1e9, 100.0);
+    pub const OBSTACLE_DAMAGE_SCALE: FloatBound = float("obstacle_damage_scale", 0.0, 1000.0, 1.0);
 
-    pub const ALL: &[Setting] =
-        &[Setting::Float(&AGENT_RADIUS), Setting::Float(&PUSH_RESISTANCE), Setting::Float(&MAX_HEALTH)];
+    pub const ALL: &[Setting] = &[
+        Setting::Float(&AGENT_RADIUS),
+        Setting::Float(&PUSH_RESISTANCE),
+        Setting::Float(&MAX_HEALTH),
+        Setting::Float(&OBSTACLE_DAMAGE_SCALE),
+    ];
 }
 
 /// `AttackProfile`.

@@ -477,6 +477,9 @@ pub struct Archetype {
     /// Relative mass in body blocking: the heavier of two agents yields less.
     pub push_resistance: f32,
     pub max_health: f32,
+    /// How hard this archetype hits doors and barricades: each blow on an obstacle is multiplied
+    /// by this, on top of the receiver's own strike damage scale. 0: it only presses obstacles.
+    pub obstacle_damage_scale: f32,
     pub behavior: BehaviorProfile,
     pub movement: MovementProfile,
     /// How it attacks; `None` for agents that never attack.
@@ -491,6 +494,7 @@ impl Default for Archetype {
             agent_radius: ab::AGENT_RADIUS.default,
             push_resistance: ab::PUSH_RESISTANCE.default,
             max_health: ab::MAX_HEALTH.default,
+            obstacle_damage_scale: ab::OBSTACLE_DAMAGE_SCALE.default,
             behavior: BehaviorProfile::default(),
             movement: MovementProfile::default(),
             attack: None,
@@ -505,6 +509,7 @@ impl Archetype {
         self.agent_radius = ab::AGENT_RADIUS.check(self.agent_radius, out);
         self.push_resistance = ab::PUSH_RESISTANCE.check(self.push_resistance, out);
         self.max_health = ab::MAX_HEALTH.check(self.max_health, out);
+        self.obstacle_damage_scale = ab::OBSTACLE_DAMAGE_SCALE.check(self.obstacle_damage_scale, out);
         self.behavior = self.behavior.checked(out);
         self.movement = self.movement.checked(out);
         self.attack = self.attack.map(|a| a.checked(out));
