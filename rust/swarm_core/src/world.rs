@@ -158,6 +158,7 @@ impl World {
         let fs = self.state.field_settings();
         if let Some(nav) = self.state.nav.as_mut() {
             nav.fields.set_settings(fs);
+            nav.spots.set_settings(fs);
         }
         if ground_changed && self.state.nav.is_none() {
             let g = self.state.settings.ground_height;
