@@ -223,6 +223,14 @@ impl SwarmBreakable {
         self.core.as_ref().map_or(0, BreakableState::pressing)
     }
 
+    /// The fixes the inspector offers beside the matching warnings: see
+    /// [method SwarmFlowModifier.get_setup_fixes] (the same, for the parent modifier and its
+    /// manager).
+    #[func]
+    fn get_setup_fixes(&self) -> VarArray {
+        self.modifier().map_or_else(VarArray::new, |m| m.bind().setup_fixes(true))
+    }
+
     /// What is wrong with this breakable's setup (the editor shows the same as configuration
     /// warnings); empty when it works.
     #[func]

@@ -4,6 +4,7 @@
 
 use godot::classes::node::ProcessMode;
 use godot::classes::{INode3D, Node3D};
+use godot::register::info::{PropertyInfo, PropertyUsageFlags};
 use godot::prelude::*;
 use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
 use swarm_core::glam::{Mat3, Vec3};
@@ -13,6 +14,8 @@ use crate::lookup::find_manager_node;
 use crate::nodes::link::{BoxFeedback, ManagerFacts};
 
 pub const MODIFIER_GROUP: &str = "swarm_flow_modifiers";
+
+const BLOCKS_AGENTS_OFF: &str = "Blocks Agents is off, so agents walk through this box: nobody presses it, and the SwarmBreakable or SwarmPushable under it is never struck or pushed. Turn Blocks Agents on.";
 
 /// A box of surface flow field cells that agents may not enter ([member blocks_agents]), that
 /// routes pay [member route_cost] to cross or never cross ([member route]), or both: a door, a
@@ -136,6 +139,15 @@ impl SwarmFlowModifier {
     /// Routes ignore the box.
     #[constant]
     pub const FREE: i64 = 0;
+    /// The fixes the inspector offers as buttons beside the matching setup warnings: each a
+    /// Dictionary with `label` (the button's text: "Enable Surface Flow Field", "Enforce Cell
+    /// Boundaries", "Turn Blocks Agents On"), `warning` (the warning it fixes), and `object`,
+    /// `property`, `value` (what pressing it sets). Empty when nothing needs fixing.
+    #[func]
+    fn get_setup_fixes(&self) -> VarArray {
+        self.setup_fixes(self.blocking_needed_below())
+    }
+
     /// Routes pay [member route_cost] to cross the box.
     #[constant]
     pub const EXTRA_COST: i64 = 1;
@@ -179,6 +191,21 @@ impl INode3D for SwarmFlowModifier {
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.setup_warnings()
     }
+
+    /// [member route_cost] is only shown while [member route] is [constant EXTRA_COST].
+    fn on_validate_property(&self, property: &mut PropertyInfo) {
+        if property.property_name == "route_cost" && self.route != Self::EXTRA_COST {
+            property.usage = PropertyUsageFlags::NO_EDITOR;
+        }
+    }
+
+    fn on_set(&mut self, property: StringName, _value: Variant) -> bool {
+        // Show or hide route_cost once the new route is in place.
+        if property == "route" {
+            self.base_mut().call_deferred("notify_property_list_changed", &[]);
+        }
+        false
+    }
 }
 
 impl SwarmFlowModifier {
@@ -200,6 +227,9 @@ impl SwarmFlowModifier {
         } else if self.blocks_agents && !m.enforces_cell_boundaries {
             w.push("Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings, so this closed box stops nobody (only its route cost applies): turn it on.");
         }
+        if !self.blocks_agents && self.blocking_needed_below() {
+            w.push(BLOCKS_AGENTS_OFF);
+        }
         if self.route == Self::EXTRA_COST {
             let cell = m.flow_cell_size;
             let depth = (self.size.x.min(self.size.z).abs() / cell).round().max(1.0) as u32;
@@ -212,6 +242,36 @@ impl SwarmFlowModifier {
             }
         }
         w
+    }
+
+    /// Whether a SwarmBreakable or SwarmPushable under this box needs it to block agents.
+    fn blocking_needed_below(&self) -> bool {
+        self.base().get_children().iter_shared().any(|c| c.is_class("SwarmBreakable") || c.is_class("SwarmPushable"))
+    }
+
+    /// The setup fixes (see [method get_setup_fixes]); `needs_blocking`: a breakable or pushable
+    /// under this box needs [member blocks_agents] on.
+    pub fn setup_fixes(&self, needs_blocking: bool) -> VarArray {
+        let mut out = VarArray::new();
+        let fix = |label: &str, warning: &str, object: Gd<Object>, property: &str| {
+            vdict! { "label" => label, "warning" => warning, "object" => &object, "property" => property, "value" => true }
+        };
+        let manager = find_manager_node(&self.base().clone().upcast()).ok();
+        if let (Some(m), Some(manager)) = (self.facts, manager) {
+            if !m.surface_flow_field_on {
+                let w = "The manager's Surface Flow Field is off: this box neither stops agents nor changes routes.";
+                out.push(&fix("Enable Surface Flow Field", w, manager.upcast(), "surface_flow_field_enabled").to_variant());
+            } else if (self.blocks_agents || needs_blocking) && !m.enforces_cell_boundaries {
+                if let Ok(settings) = manager.get("settings").try_to::<Gd<Object>>() {
+                    let w = "Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings: a closed box stops nobody.";
+                    out.push(&fix("Enforce Cell Boundaries", w, settings, "surface_flow_enforce_cell_boundaries").to_variant());
+                }
+            }
+        }
+        if needs_blocking && !self.blocks_agents {
+            out.push(&fix("Turn Blocks Agents On", BLOCKS_AGENTS_OFF, self.to_gd().upcast(), "blocks_agents").to_variant());
+        }
+        out
     }
 
     /// The box in world space and the restamp thresholds; bad values are clamped (size to at
