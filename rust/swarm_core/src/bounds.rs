@@ -90,8 +90,8 @@ pub mod movement {
     pub const MAX_TURN_ACCELERATION: RangeBound = range("max_turn_acceleration", 0.0, 1_000_000.0, (2000.0, 3000.0));
     /// Index of an `OrientationMode`.
     pub const ORIENTATION_MODE: IntBound = int("orientation_mode", 0, 2, 0);
-    pub const GOAL_FACING_WEIGHT: FloatBound = float("goal_facing_weight", 0.0, 100.0, 1.0);
-    pub const VELOCITY_FACING_WEIGHT: FloatBound = float("velocity_facing_weight", 0.0, 100.0, 1.0);
+    pub const GOAL_FACING_WEIGHT: RangeBound = range("goal_facing_weight", 0.0, 100.0, (1.0, 1.0));
+    pub const VELOCITY_FACING_WEIGHT: RangeBound = range("velocity_facing_weight", 0.0, 100.0, (1.0, 1.0));
 
     pub const ALL: &[Setting] = &[
         Setting::Range(&MAX_SPEED),
@@ -101,8 +101,8 @@ pub mod movement {
         Setting::Range(&MAX_TURN_SPEED),
         Setting::Range(&MAX_TURN_ACCELERATION),
         Setting::Int(&ORIENTATION_MODE),
-        Setting::Float(&GOAL_FACING_WEIGHT),
-        Setting::Float(&VELOCITY_FACING_WEIGHT),
+        Setting::Range(&GOAL_FACING_WEIGHT),
+        Setting::Range(&VELOCITY_FACING_WEIGHT),
     ];
 }
 
