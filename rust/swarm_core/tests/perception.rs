@@ -472,3 +472,18 @@ fn a_heard_noise_behind_a_wall_is_walked_to_along_the_route() {
     }
     assert!(best < 1.5, "it reached the noise through the door: closest {best} m");
 }
+
+#[test]
+fn a_hit_on_a_closed_door_is_heard_on_both_sides_alike() {
+    let mut w = world(1, 10, true);
+    set_door(&mut w, Some(door(RouteMode::ExtraCost(10.0))));
+    let arch = w.add_archetype(archetype(Some(profile(SightOcclusion::None))));
+    let below = w.spawn(arch, Vec3::new(26.0, 0.0, 5.5)).unwrap();
+    let above = w.spawn(arch, Vec3::new(26.0, 0.0, 13.5)).unwrap();
+    run(&mut w, 2);
+    // Where a blow lands: the closed cell's centre, a metre above the floor.
+    w.emit_noise(Vec3::new(26.0, 1.0, 9.5), 6.0);
+    run(&mut w, 1);
+    assert_eq!(mode(&w, below), INVESTIGATING, "heard below the door");
+    assert_eq!(mode(&w, above), INVESTIGATING, "heard above the door");
+}

@@ -2,7 +2,7 @@
 //! layer) queue noises; at the next step each reaches, in emit order, the agents within its
 //! radius whose profile has search on and that neither see a target nor already investigate a
 //! noise. On a surface flow field "within its radius" is measured along the route (walls block
-//! sound, a costly closed door muffles it by its route cost): a bounded route search from the
+//! sound, a costly closed door muffles it by its route cost, except a noise made at that door): a bounded route search from the
 //! noise's cell settles every cell within the radius, and an agent hears it when its cell is among
 //! them. Off the field (no field, or the noise or the agent off it) the straight line counts. They walk to the noise and give up `forget_time` seconds later. Agents already
 //! investigating do not switch, and agents standing at the spot they investigate do not press
@@ -43,8 +43,14 @@ pub(crate) fn apply_noises(
         // The route search from the noise, when it stands on the field.
         let (source, reach) = match nav {
             Some(nav) => {
-                let source = nav.cell_under(n.position);
-                let reach = n.radius + SLACK_CELLS * nav.grid.cell_size();
+                // The baked cell under the noise, closed or not: a hit on a closed door is heard
+                // on both sides of it alike.
+                let grid = &nav.grid;
+                let source = grid.locate(n.position).or_else(|| grid.nearest_walkable(n.position, 4)).unwrap_or(NONE);
+                // A noise made in a cost box (a blow on a closed door) is not muffled by that
+                // box itself: the route to it pays its cost on entering, which is given back.
+                let own = if source != NONE { nav.mods.entry_cost(NONE, source) } else { 0.0 };
+                let reach = n.radius + SLACK_CELLS * nav.grid.cell_size() + own;
                 if source != NONE {
                     job.start(&nav.grid, source);
                     job.run_within(&nav.grid, &nav.mods, reach);
