@@ -239,7 +239,8 @@ fn facing_weights_are_ranges_drawn_per_agent_and_leave_other_draws_alone() {
     let v = &varied.agents().params;
     assert!(p.iter().all(|q| q.goal_facing_weight == 1.0 && q.velocity_facing_weight == 1.0));
     assert!(v.iter().all(|q| (0.5..=4.0).contains(&q.goal_facing_weight)));
-    let (lo, hi) = v.iter().fold((f32::MAX, f32::MIN), |(l, h), q| (l.min(q.goal_facing_weight), h.max(q.goal_facing_weight)));
+    let (lo, hi) =
+        v.iter().fold((f32::MAX, f32::MIN), |(l, h), q| (l.min(q.goal_facing_weight), h.max(q.goal_facing_weight)));
     assert!(hi - lo > 1.5, "each agent draws its own weight: {lo}..{hi}");
     // Every other per-agent draw (speeds, facing, seeds) is the same as with a fixed weight.
     for (a, b) in p.iter().zip(v) {

@@ -310,8 +310,7 @@ fn far_off_camera_agents_go_dormant_and_wake_when_the_target_comes_near() {
 
 #[test]
 fn dormancy_counts_every_active_target_and_an_agent_with_no_target_can_doze() {
-    let settings =
-        WorldSettings { max_agents: 10, dormancy_distance: 50.0, dormancy_delay: 0.5, ..Default::default() };
+    let settings = WorldSettings { max_agents: 10, dormancy_distance: 50.0, dormancy_delay: 0.5, ..Default::default() };
     // No target at all: far from every target, off camera, it dozes after the delay.
     let mut w = World::new(settings.clone());
     let arch = w.add_archetype(Archetype::default());

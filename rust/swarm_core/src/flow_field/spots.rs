@@ -2,8 +2,10 @@
 //! noise), so a search follows the route around walls instead of the straight line. A budget of
 //! `MAX_SPOT_FIELDS` spots hold a field at once: a spot keeps its field while any agent still
 //! walks to it, free slots go to the spots most agents want (ties to the lower cell), and a slot
-//! is dropped as soon as nobody wants its spot. Fields are built in slices like target fields;
-//! until a spot's field is complete its agents walk the straight line.
+//! is dropped as soon as nobody wants its spot. Fields are built in slices like target fields,
+//! each with an eighth of a target field's cell budget, so all spot fields together cost at most
+//! what one target field's rebuild costs per step; until a spot's field is complete its agents
+//! walk the straight line.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +15,14 @@ use super::surface::{CellId, SurfaceGrid, NONE};
 
 /// Spots that hold a flow field at once.
 pub const MAX_SPOT_FIELDS: usize = 8;
+
+/// A spot field's settings: the target fields' with an equal share of one slice per slot (a
+/// one-shot build, `usize::MAX`, stays one-shot).
+fn share(s: FieldSetSettings) -> FieldSetSettings {
+    let cells_per_tick =
+        if s.cells_per_tick == usize::MAX { usize::MAX } else { (s.cells_per_tick / MAX_SPOT_FIELDS).max(256) };
+    FieldSetSettings { cells_per_tick, ..s }
+}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SpotFields {
@@ -28,13 +38,13 @@ pub struct SpotFields {
 
 impl SpotFields {
     pub fn new(settings: FieldSetSettings) -> Self {
-        let mut fields = FieldSet::new(settings);
+        let mut fields = FieldSet::new(share(settings));
         fields.set_slot_count(MAX_SPOT_FIELDS);
         Self { fields, cells: vec![NONE; MAX_SPOT_FIELDS], wants: Vec::new(), candidates: Vec::new() }
     }
 
     pub fn set_settings(&mut self, settings: FieldSetSettings) {
-        self.fields.set_settings(settings);
+        self.fields.set_settings(share(settings));
     }
 
     /// Route costs changed: every spot field rebuilds (throttled like target fields).
@@ -44,13 +54,7 @@ impl SpotFields {
 
     /// Assigns slots to the spots agents walk to (`wanted`: one cell per such agent, any order;
     /// `NONE` entries are skipped) and advances the builds.
-    pub fn update(
-        &mut self,
-        grid: &SurfaceGrid,
-        mods: &ModifierLayer,
-        wanted: impl Iterator<Item = CellId>,
-        now: f64,
-    ) {
+    pub fn update(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, wanted: impl Iterator<Item = CellId>, now: f64) {
         self.wants.clear();
         self.wants.extend(wanted.filter(|&c| c != NONE && (c as usize) < grid.cell_count()));
         self.wants.sort_unstable();

@@ -12,11 +12,11 @@ use glam::Vec2;
 
 use crate::archetype::ArchetypeRuntime;
 use crate::flow_field::{CellId, IntegrationJob, NONE};
-use crate::perception::occlusion::SLACK_CELLS;
-use crate::surface_nav::SurfaceNav;
 use crate::perception::awareness::{Awareness, Noise, CHASING, INVESTIGATING};
 use crate::perception::memory::{go_to, wake};
+use crate::perception::occlusion::SLACK_CELLS;
 use crate::spatial_grid::SpatialGrid;
+use crate::surface_nav::SurfaceNav;
 
 /// Where hearing measures routes: the flow field, the agents' cells and the search's scratch.
 pub(crate) struct Routes<'a> {

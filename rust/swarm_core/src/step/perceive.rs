@@ -58,7 +58,16 @@ pub(crate) fn perceive(
     };
     sight::sight_pass(&sight_in, &mut a.aware, sees, &mut a.flags, &mut a.dormant_timer, CHUNK);
     let routes = noise::Routes { nav, cell: &a.cell, job: hearing };
-    noise::apply_noises(&rt.noises, grid, routes, archetypes, &a.archetype, &mut a.aware, &mut a.flags, &mut a.dormant_timer);
+    noise::apply_noises(
+        &rt.noises,
+        grid,
+        routes,
+        archetypes,
+        &a.archetype,
+        &mut a.aware,
+        &mut a.flags,
+        &mut a.dormant_timer,
+    );
     rt.noises.clear();
     let has_profile = |i: usize| archetypes[a.archetype[i] as usize].config.perception.is_some();
     let any_seer = maxima.max_alert > 0.0 && (0..a.len()).any(|i| sees[i] && has_profile(i));

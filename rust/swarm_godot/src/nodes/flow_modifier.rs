@@ -4,8 +4,8 @@
 
 use godot::classes::node::ProcessMode;
 use godot::classes::{INode3D, Node3D};
-use godot::register::info::{PropertyInfo, PropertyUsageFlags};
 use godot::prelude::*;
+use godot::register::info::{PropertyInfo, PropertyUsageFlags};
 use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
 use swarm_core::glam::{Mat3, Vec3};
 
@@ -260,16 +260,23 @@ impl SwarmFlowModifier {
         if let (Some(m), Some(manager)) = (self.facts, manager) {
             if !m.surface_flow_field_on {
                 let w = "The manager's Surface Flow Field is off: this box neither stops agents nor changes routes.";
-                out.push(&fix("Enable Surface Flow Field", w, manager.upcast(), "surface_flow_field_enabled").to_variant());
+                out.push(
+                    &fix("Enable Surface Flow Field", w, manager.upcast(), "surface_flow_field_enabled").to_variant(),
+                );
             } else if (self.blocks_agents || needs_blocking) && !m.enforces_cell_boundaries {
                 if let Ok(settings) = manager.get("settings").try_to::<Gd<Object>>() {
                     let w = "Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings: a closed box stops nobody.";
-                    out.push(&fix("Enforce Cell Boundaries", w, settings, "surface_flow_enforce_cell_boundaries").to_variant());
+                    out.push(
+                        &fix("Enforce Cell Boundaries", w, settings, "surface_flow_enforce_cell_boundaries")
+                            .to_variant(),
+                    );
                 }
             }
         }
         if needs_blocking && !self.blocks_agents {
-            out.push(&fix("Turn Blocks Agents On", BLOCKS_AGENTS_OFF, self.to_gd().upcast(), "blocks_agents").to_variant());
+            out.push(
+                &fix("Turn Blocks Agents On", BLOCKS_AGENTS_OFF, self.to_gd().upcast(), "blocks_agents").to_variant(),
+            );
         }
         out
     }
