@@ -3,11 +3,13 @@ extends EditorPlugin
 ## Editor side of the Swarm addon. The node and resource classes come from the GDExtension
 ## (swarm.gdextension) and are registered by Godot on load; this plugin adds what only the
 ## editor needs: the gizmos that draw the spawners' areas and the flow modifiers' boxes in the 3D
-## view, and the Bake Flow Field button (with its progress bar) in the SwarmManager inspector.
+## view, the Bake Flow Field button (with its progress bar) in the SwarmManager inspector, and
+## the setup-fix buttons beside the warnings of flow modifiers, breakables and pushables.
 
 var _spawner_gizmo: EditorNode3DGizmoPlugin
 var _modifier_gizmo: EditorNode3DGizmoPlugin
 var _flow_field_inspector: EditorInspectorPlugin
+var _setup_fix_inspector: EditorInspectorPlugin
 
 
 func _enter_tree() -> void:
@@ -21,6 +23,9 @@ func _enter_tree() -> void:
 	_flow_field_inspector = preload("flow_field_inspector.gd").new()
 	_flow_field_inspector.undo_redo = get_undo_redo()
 	add_inspector_plugin(_flow_field_inspector)
+	_setup_fix_inspector = preload("setup_fix_inspector.gd").new()
+	_setup_fix_inspector.undo_redo = get_undo_redo()
+	add_inspector_plugin(_setup_fix_inspector)
 
 
 func _exit_tree() -> void:
@@ -38,6 +43,9 @@ func _exit_tree() -> void:
 	if _flow_field_inspector != null:
 		remove_inspector_plugin(_flow_field_inspector)
 		_flow_field_inspector = null
+	if _setup_fix_inspector != null:
+		remove_inspector_plugin(_setup_fix_inspector)
+		_setup_fix_inspector = null
 
 
 func _redraw_selected_modifiers() -> void:

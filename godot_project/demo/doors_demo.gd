@@ -8,7 +8,13 @@ extends Node3D
 ##   south  a locked door (high route cost and health, no trigger): opens only when it breaks,
 ##          and until then hides the player (see below);
 ##   east   an open gap with pushable bins (RigidBody3D on layer 2 + SwarmFlowModifier route FREE
-##          + SwarmPushable) that the crowd shoves into town.
+##          + SwarmPushable) that the crowd shoves into town. The player shoves the bins too
+##          (a SwarmTarget does not push physics bodies by itself): up to push_max_mass, with
+##          push_force newtons; the heavy bin (dark) is past it, so only the crowd moves it.
+## Physics layers, as in the seed's recipe: walls on 1 (baked), bins on 2, door leaves on 3
+## ("Obstacle"), the barricade on 4 ("Low Obstacle"). The player walks into none of them, and
+## shoots the nearest walker in range every shot_interval with a ray that tests layers 1 and 3:
+## shots stop at walls and shut doors but pass between the barricade's planks.
 ## The walkers perceive (demo/doors/walker_perception.tres, a SwarmPerceptionProfile on
 ## NAVIGATION_PATH with search on): a shut door whose route cost is above the profile's 12 m
 ## detour tolerance hides the player behind it (the locked door always, the north door while
@@ -36,8 +42,19 @@ const PERCEPTION: SwarmPerceptionProfile = preload("res://demo/doors/walker_perc
 @export var player_speed := 7.0
 @export var idle_before_loop := 2.0
 @export var camera_offset := Vector3(0, 46, 30)
+## The player shoves bins up to this mass (kg) with push_force newtons.
+@export var push_max_mass := 30.0
+@export var push_force := 400.0
+## Seconds between two shots of the player, their reach (m) and damage.
+@export var shot_interval := 0.5
+@export var shot_range := 22.0
+@export var shot_damage := 40.0
 
 const PLAYER_LAYER := 8
+const BIN_LAYER := 2
+const OBSTACLE_LAYER := 3
+const LOW_OBSTACLE_LAYER := 4
+const PLAYER_RADIUS := 0.4
 const HOUSE_HEIGHT := 3.5
 const TOWN := 20.0  # half size of the town block
 const STREET := 6.0  # half width of the streets
@@ -54,6 +71,11 @@ var bins: Array[RigidBody3D] = []
 var _bin_starts: Array[Vector3] = []
 
 var _frame := 0
+var _shot_timer := 0.0
+var _shots_hit := 0
+var _shots_stopped := 0
+var _player_pushes := 0
+var _player_shape := SphereShape3D.new()
 var _run_frames := -1
 var _screenshot_path := ""
 var _shot_frames := 240
@@ -255,8 +277,14 @@ func _build_gates() -> void:
 	barricade.rotation.y = PI * 0.5
 
 	var bin_mat := _material(Color(0.15, 0.35, 0.2), 0.6)
-	for p in [Vector3(TOWN - 0.5, 0.6, -1.0), Vector3(TOWN - 0.5, 0.6, 1.0), Vector3(TOWN - 3.0, 0.6, 0.0)]:
-		var bin := _make_bin(bin_mat)
+	var heavy_mat := _material(Color(0.1, 0.15, 0.12), 0.6)
+	var spots := [Vector3(TOWN - 0.5, 0.6, -1.0), Vector3(TOWN - 0.5, 0.6, 1.0), Vector3(TOWN - 3.0, 0.6, 0.0),
+			Vector3(TOWN - 5.0, 0.6, 2.5)]
+	for k in spots.size():
+		var p: Vector3 = spots[k]
+		var bin := _make_bin(heavy_mat if k == 3 else bin_mat)
+		if k == 3:
+			bin.mass = push_max_mass * 2.0  # too heavy for the player; the crowd still moves it
 		manager.add_child(bin)
 		bin.global_position = p
 		bins.append(bin)
@@ -267,7 +295,7 @@ func _make_bin(mat: Material) -> RigidBody3D:
 	var bin := RigidBody3D.new()
 	bin.name = "Bin"
 	bin.mass = 20.0
-	bin.collision_layer = 2  # not in the manager's walkable_mask
+	bin.collision_layer = 1 << (BIN_LAYER - 1)  # not in the manager's walkable_mask
 	bin.collision_mask = 1 | 2
 	bin.axis_lock_angular_x = true
 	bin.axis_lock_angular_z = true
@@ -358,6 +386,7 @@ func _physics_process(delta: float) -> void:
 		return
 	_frame += 1
 	_move_player(delta)
+	_shoot(delta)
 	_place_camera(1.0 - exp(-4.0 * delta))
 	var open_now: bool = north_door.modifier.is_open
 	if open_now != _door_was_open:
@@ -395,7 +424,59 @@ func _move_player(delta: float) -> void:
 	pos.x = clampf(pos.x, -60.0, 60.0)
 	pos.z = clampf(pos.z, -60.0, 60.0)
 	pos.y = 0.0
+	var from := player.global_position
+	var motion := pos - from
+	if motion.length_squared() > 0.0:
+		_push_bins(from, motion.normalized())
+		# Walls, bins, shut door leaves and the barricade stop the player (it slides no further).
+		var q := PhysicsShapeQueryParameters3D.new()
+		_player_shape.radius = PLAYER_RADIUS
+		q.shape = _player_shape
+		q.transform = Transform3D(Basis.IDENTITY, from + Vector3(0, 0.9, 0))
+		q.motion = motion
+		q.collision_mask = 1 | (1 << (BIN_LAYER - 1)) | (1 << (OBSTACLE_LAYER - 1)) | (1 << (LOW_OBSTACLE_LAYER - 1))
+		var safe := get_world_3d().direct_space_state.cast_motion(q)
+		if safe.size() == 2:
+			pos = from + motion * safe[0]
 	player.global_position = pos
+
+
+## The player shoves a bin it walks into, if the bin is not heavier than push_max_mass.
+func _push_bins(from: Vector3, dir: Vector3) -> void:
+	for b in bins:
+		var to := b.global_position - from
+		to.y = 0.0
+		if to.length() < 1.6 and to.normalized().dot(dir) > 0.5 and b.mass <= push_max_mass:
+			b.apply_central_force(dir * push_force)
+			_player_pushes += 1
+
+
+## Every shot_interval the player shoots the nearest walker within shot_range. The ray tests
+## walls (1) and door leaves (OBSTACLE_LAYER) only, so it stops at a shut door and passes
+## between the barricade's planks (LOW_OBSTACLE_LAYER).
+func _shoot(delta: float) -> void:
+	_shot_timer -= delta
+	if _shot_timer > 0.0:
+		return
+	_shot_timer = shot_interval
+	var eye := player.global_position + Vector3(0, 1.4, 0)
+	var near := manager.get_agents_in_radius(player.global_position, shot_range)
+	var best := -1
+	var best_d := INF
+	for id in near:
+		var d := manager.get_agent_position(id).distance_squared_to(eye)
+		if d < best_d:
+			best_d = d
+			best = id
+	if best < 0:
+		return
+	var q := PhysicsRayQueryParameters3D.create(eye, manager.get_agent_position(best) + Vector3(0, 1.0, 0),
+			1 | (1 << (OBSTACLE_LAYER - 1)))
+	if get_world_3d().direct_space_state.intersect_ray(q).is_empty():
+		manager.damage_agent(best, shot_damage, {"source": player})
+		_shots_hit += 1
+	else:
+		_shots_stopped += 1
 
 
 func _place_camera(weight: float) -> void:
@@ -454,6 +535,8 @@ func _finish_run() -> void:
 			manager.get_agents_in_radius(Vector3.ZERO, TOWN - 1.0).size()])
 	print("summary: " + _gates_text().replace("\n", ", "))
 	print("summary: the north door opened %d times" % _door_opened)
+	print("summary: player shots: %d hit, %d stopped by a wall or a shut door; player pushes on light bins: %d frames" % [
+			_shots_hit, _shots_stopped, _player_pushes])
 	get_tree().quit(0)
 
 

@@ -2,11 +2,17 @@ extends Node3D
 ## A plank barricade across a street opening: a SwarmFlowModifier (Extra Cost, Blocks Agents) and
 ## a low-health SwarmBreakable. Its planks come off one at a time as the breakable loses health
 ## (the `damaged(fraction)` signal) and it shakes on every hit. Must sit under the SwarmManager.
+## Its collider sits on the "Low Obstacle" layer, like a fence: it stops the player, while the
+## player's shots (which test the "Obstacle" layer, not this one) pass between the planks. The
+## modifier is under that body, so the breakable's disable_colliders_on_break opens it at the
+## break.
 
 @export var width := 3.0
 @export var planks := 5
 @export var route_cost := 8.0
 @export var max_health := 80.0
+## Physics layer of the barricade's collider ("Low Obstacle").
+@export var low_obstacle_layer := 4
 
 var modifier: SwarmFlowModifier
 var breakable: SwarmBreakable
@@ -30,6 +36,17 @@ func _ready() -> void:
 		add_child(m)
 		_planks.append(m)
 		_rest.append(m.position)
+	var body := StaticBody3D.new()
+	body.name = "Body"
+	body.collision_layer = 1 << (low_obstacle_layer - 1)
+	body.collision_mask = 0
+	var shape := CollisionShape3D.new()
+	var bs := BoxShape3D.new()
+	bs.size = Vector3(width, 2.4, 0.3)
+	shape.shape = bs
+	shape.position = Vector3(0, 1.2, 0)
+	body.add_child(shape)
+	add_child(body)
 	modifier = SwarmFlowModifier.new()
 	modifier.name = "Modifier"
 	modifier.center = Vector3(0, 1.2, 0)
@@ -37,7 +54,7 @@ func _ready() -> void:
 	modifier.route = SwarmFlowModifier.EXTRA_COST
 	modifier.route_cost = route_cost
 	modifier.blocks_agents = true
-	add_child(modifier)
+	body.add_child(modifier)
 	breakable = SwarmBreakable.new()
 	breakable.name = "Breakable"
 	breakable.max_health = max_health

@@ -17,12 +17,15 @@ extends Node3D
 @export var locked := false
 ## Physics layer of the player's Area3D.
 @export var player_layer := 8
+## Physics layer of the leaf's collider ("Obstacle"): the player's shots stop at a shut door.
+@export var obstacle_layer := 3
 @export var leaf_color := Color(0.45, 0.3, 0.18)
 
 var modifier: SwarmFlowModifier
 var breakable: SwarmBreakable
 var _hinge: Node3D
 var _leaf: MeshInstance3D
+var _leaf_shape: CollisionShape3D
 var _openers := 0
 var _angle := 0.0
 var _jolt := 0.0
@@ -43,6 +46,17 @@ func _ready() -> void:
 	_leaf.mesh = box
 	_leaf.position = Vector3(width * 0.5, height * 0.5, 0)
 	_hinge.add_child(_leaf)
+	# The leaf's collider swings with it; it stays out of the bake (not in the walkable mask).
+	var leaf_body := StaticBody3D.new()
+	leaf_body.name = "LeafBody"
+	leaf_body.collision_layer = 1 << (obstacle_layer - 1)
+	leaf_body.collision_mask = 0
+	_leaf_shape = CollisionShape3D.new()
+	var leaf_box := BoxShape3D.new()
+	leaf_box.size = box.size
+	_leaf_shape.shape = leaf_box
+	leaf_body.add_child(_leaf_shape)
+	_leaf.add_child(leaf_body)
 
 	modifier = SwarmFlowModifier.new()
 	modifier.name = "Modifier"
@@ -121,7 +135,8 @@ func _on_damaged(fraction: float) -> void:
 
 
 func _on_broken() -> void:
-	# The leaf falls flat into the opening.
+	# The leaf falls flat into the opening; shots and the player pass over it.
+	_leaf_shape.set_deferred("disabled", true)
 	_hinge.rotation = Vector3(-PI * 0.5, 0, 0)
 	_hinge.position = Vector3(-width * 0.5, 0.08, 0)
 	_leaf.position = Vector3(width * 0.5, height * 0.5, 0)

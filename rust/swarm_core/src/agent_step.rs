@@ -215,7 +215,7 @@ impl StepCtx<'_> {
         }
         let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
 
-        match desired_facing(m.orientation_mode, new_v, goal, m.goal_facing_weight, m.velocity_facing_weight) {
+        match desired_facing(m.orientation_mode, new_v, goal, prm.goal_facing_weight, prm.velocity_facing_weight) {
             // Nobody sees a Cheap agent turn (drawn agents are never Cheap): it faces where it
             // wants at once, so it already does when it walks into view.
             Some(f) if a.tiers[i] == CHEAP => (st.facing, st.yaw_rate) = (f.normalize_or(st.facing), 0.0),

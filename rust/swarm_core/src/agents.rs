@@ -117,6 +117,9 @@ pub struct AgentParams {
     pub max_turn_acceleration: f32,
     pub radius: f32,
     pub push_resistance: f32,
+    /// Facing blend weights (FaceGoalWithVelocityBlend).
+    pub goal_facing_weight: f32,
+    pub velocity_facing_weight: f32,
 }
 
 /// Agent is pinned to its target by `set_agent_target` and never retargets on its own.

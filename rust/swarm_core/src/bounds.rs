@@ -90,8 +90,8 @@ pub mod movement {
     pub const MAX_TURN_ACCELERATION: RangeBound = range("max_turn_acceleration", 0.0, 1_000_000.0, (2000.0, 3000.0));
     /// Index of an `OrientationMode`.
     pub const ORIENTATION_MODE: IntBound = int("orientation_mode", 0, 2, 0);
-    pub const GOAL_FACING_WEIGHT: FloatBound = float("goal_facing_weight", 0.0, 100.0, 1.0);
-    pub const VELOCITY_FACING_WEIGHT: FloatBound = float("velocity_facing_weight", 0.0, 100.0, 1.0);
+    pub const GOAL_FACING_WEIGHT: RangeBound = range("goal_facing_weight", 0.0, 100.0, (1.0, 1.0));
+    pub const VELOCITY_FACING_WEIGHT: RangeBound = range("velocity_facing_weight", 0.0, 100.0, (1.0, 1.0));
 
     pub const ALL: &[Setting] = &[
         Setting::Range(&MAX_SPEED),
@@ -101,8 +101,8 @@ pub mod movement {
         Setting::Range(&MAX_TURN_SPEED),
         Setting::Range(&MAX_TURN_ACCELERATION),
         Setting::Int(&ORIENTATION_MODE),
-        Setting::Float(&GOAL_FACING_WEIGHT),
-        Setting::Float(&VELOCITY_FACING_WEIGHT),
+        Setting::Range(&GOAL_FACING_WEIGHT),
+        Setting::Range(&VELOCITY_FACING_WEIGHT),
     ];
 }
 
@@ -217,9 +217,14 @@ pub mod archetype {
     pub const AGENT_RADIUS: FloatBound = float("agent_radius", 0.01, 50.0, 0.4);
     pub const PUSH_RESISTANCE: FloatBound = float("push_resistance", 0.01, 1000.0, 1.0);
     pub const MAX_HEALTH: FloatBound = float("max_health", 0.001, 1e9, 100.0);
+    pub const OBSTACLE_DAMAGE_SCALE: FloatBound = float("obstacle_damage_scale", 0.0, 1000.0, 1.0);
 
-    pub const ALL: &[Setting] =
-        &[Setting::Float(&AGENT_RADIUS), Setting::Float(&PUSH_RESISTANCE), Setting::Float(&MAX_HEALTH)];
+    pub const ALL: &[Setting] = &[
+        Setting::Float(&AGENT_RADIUS),
+        Setting::Float(&PUSH_RESISTANCE),
+        Setting::Float(&MAX_HEALTH),
+        Setting::Float(&OBSTACLE_DAMAGE_SCALE),
+    ];
 }
 
 /// `AttackProfile`.

@@ -1,7 +1,7 @@
 //! A breakable object's health and state machine (a door or barricade the swarm fights through):
 //! strikes, crowd pressure, the intact / damaged / broken thresholds, the one-time route-cost
 //! drop when damaged, repair, and how often strikes are heard. The caller turns the returned
-//! events into signals and engine changes (opening the door, colliders, visibility).
+//! events into signals and engine changes (switching the box off, colliders, visibility).
 
 /// Where an object stands. The index (0, 1, 2) is the public constant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -10,7 +10,7 @@ pub enum BreakState {
     Intact,
     /// Health at or below the damaged threshold; the route cost has dropped.
     Damaged,
-    /// Health reached zero (or it was broken outright): it is open.
+    /// Health reached zero (or it was broken outright): the box it guards is switched off.
     Broken,
 }
 
@@ -125,8 +125,9 @@ pub enum BreakableEvent {
     Damaged(f32),
     /// It just turned damaged: scale the route cost by this, once (repair restores it).
     ScaleRouteCost(f32),
-    /// It just broke: open what it guards (and switch colliders and visibility).
-    Open,
+    /// It just broke: switch off the box it guards (its `enabled`, never a door script's
+    /// `is_open`), and switch colliders and visibility.
+    SwitchOff,
     /// The number of pressing agents changed.
     PressureChanged(i64),
     StateChanged(BreakState),
@@ -231,7 +232,7 @@ impl BreakableState {
     fn break_open(&mut self, cfg: &BreakableConfig) -> Vec<BreakableEvent> {
         self.state = BreakState::Broken;
         self.health = 0.0;
-        let mut events = vec![BreakableEvent::Open];
+        let mut events = vec![BreakableEvent::SwitchOff];
         if self.pressing != 0 {
             self.pressing = 0;
             events.push(BreakableEvent::PressureChanged(0));
@@ -310,7 +311,7 @@ mod tests {
         assert_eq!(take(&mut s, &c, 10.0), vec![E::Damaged(0.4)]);
         assert_eq!(
             take(&mut s, &c, 1000.0),
-            vec![E::Damaged(0.0), E::Open, E::StateChanged(BreakState::Broken), E::Broken, E::BreakNoise(30.0)]
+            vec![E::Damaged(0.0), E::SwitchOff, E::StateChanged(BreakState::Broken), E::Broken, E::BreakNoise(30.0)]
         );
         assert_eq!(s.health(), 0.0);
         assert_eq!(s.state().index(), 2);
@@ -346,7 +347,7 @@ mod tests {
         let mut s = BreakableState::new(&c);
         let ev = s.break_now(&c);
         assert_eq!(ev[0], E::Damaged(0.0));
-        assert_eq!(ev[1], E::Open);
+        assert_eq!(ev[1], E::SwitchOff);
         assert!(s.break_now(&c).is_empty(), "already broken");
         assert_eq!(s.repair(&c), vec![E::Damaged(1.0), E::StateChanged(BreakState::Intact)]);
         assert_eq!(s.health(), 100.0);
@@ -356,7 +357,7 @@ mod tests {
         // Breaking at zero health does not report health again.
         let mut z = BreakableState::new(&c);
         z.health = 0.0;
-        assert_eq!(z.break_now(&c)[0], E::Open);
+        assert_eq!(z.break_now(&c)[0], E::SwitchOff);
     }
 
     #[test]

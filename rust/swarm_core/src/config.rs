@@ -164,8 +164,10 @@ pub struct MovementProfile {
     /// Degrees per second squared.
     pub max_turn_acceleration: Range,
     pub orientation_mode: OrientationMode,
-    pub goal_facing_weight: f32,
-    pub velocity_facing_weight: f32,
+    /// Weights of the goal and travel directions in FaceGoalWithVelocityBlend, each agent's own
+    /// drawn once at spawn from these ranges.
+    pub goal_facing_weight: Range,
+    pub velocity_facing_weight: Range,
 }
 
 impl Default for MovementProfile {
@@ -178,8 +180,8 @@ impl Default for MovementProfile {
             max_turn_speed: Range::default_of(&mb::MAX_TURN_SPEED),
             max_turn_acceleration: Range::default_of(&mb::MAX_TURN_ACCELERATION),
             orientation_mode: OrientationMode::from_index(mb::ORIENTATION_MODE.default),
-            goal_facing_weight: mb::GOAL_FACING_WEIGHT.default,
-            velocity_facing_weight: mb::VELOCITY_FACING_WEIGHT.default,
+            goal_facing_weight: Range::default_of(&mb::GOAL_FACING_WEIGHT),
+            velocity_facing_weight: Range::default_of(&mb::VELOCITY_FACING_WEIGHT),
         }
     }
 }
@@ -193,8 +195,8 @@ impl MovementProfile {
         self.steering_response = self.steering_response.checked(&mb::STEERING_RESPONSE, out);
         self.max_turn_speed = self.max_turn_speed.checked(&mb::MAX_TURN_SPEED, out);
         self.max_turn_acceleration = self.max_turn_acceleration.checked(&mb::MAX_TURN_ACCELERATION, out);
-        self.goal_facing_weight = mb::GOAL_FACING_WEIGHT.check(self.goal_facing_weight, out);
-        self.velocity_facing_weight = mb::VELOCITY_FACING_WEIGHT.check(self.velocity_facing_weight, out);
+        self.goal_facing_weight = self.goal_facing_weight.checked(&mb::GOAL_FACING_WEIGHT, out);
+        self.velocity_facing_weight = self.velocity_facing_weight.checked(&mb::VELOCITY_FACING_WEIGHT, out);
         self
     }
 
@@ -477,6 +479,9 @@ pub struct Archetype {
     /// Relative mass in body blocking: the heavier of two agents yields less.
     pub push_resistance: f32,
     pub max_health: f32,
+    /// How hard this archetype hits doors and barricades: each blow on an obstacle is multiplied
+    /// by this, on top of the receiver's own strike damage scale. 0: it only presses obstacles.
+    pub obstacle_damage_scale: f32,
     pub behavior: BehaviorProfile,
     pub movement: MovementProfile,
     /// How it attacks; `None` for agents that never attack.
@@ -491,6 +496,7 @@ impl Default for Archetype {
             agent_radius: ab::AGENT_RADIUS.default,
             push_resistance: ab::PUSH_RESISTANCE.default,
             max_health: ab::MAX_HEALTH.default,
+            obstacle_damage_scale: ab::OBSTACLE_DAMAGE_SCALE.default,
             behavior: BehaviorProfile::default(),
             movement: MovementProfile::default(),
             attack: None,
@@ -505,6 +511,7 @@ impl Archetype {
         self.agent_radius = ab::AGENT_RADIUS.check(self.agent_radius, out);
         self.push_resistance = ab::PUSH_RESISTANCE.check(self.push_resistance, out);
         self.max_health = ab::MAX_HEALTH.check(self.max_health, out);
+        self.obstacle_damage_scale = ab::OBSTACLE_DAMAGE_SCALE.check(self.obstacle_damage_scale, out);
         self.behavior = self.behavior.checked(out);
         self.movement = self.movement.checked(out);
         self.attack = self.attack.map(|a| a.checked(out));

@@ -117,6 +117,8 @@ mod tests {
             max_turn_acceleration: 20.0,
             radius: 0.4,
             push_resistance: 1.0,
+            goal_facing_weight: 1.0,
+            velocity_facing_weight: 1.0,
         }
     }
 

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::flow_field::{
     constrain_move, escape_closed_cell, path_length, recover, CellId, FieldSet, FieldSetSettings, FlowField,
-    ModifierBox, ModifierLayer, PathScratch, StampResult, SurfaceGrid, NONE,
+    ModifierBox, ModifierLayer, PathScratch, SpotFields, StampResult, SurfaceGrid, NONE,
 };
 use crate::targets::Targets;
 
@@ -26,6 +26,10 @@ pub struct SurfaceNav {
     pub grid: SurfaceGrid,
     pub mods: ModifierLayer,
     pub fields: FieldSet,
+    /// Fields toward the spots perceiving agents search or investigate.
+    pub spots: SpotFields,
+    #[serde(skip)]
+    spot_scratch: Vec<CellId>,
     /// Scratch of `path_length` (never read before it is reset).
     #[serde(skip)]
     path: PathScratch,
@@ -50,6 +54,8 @@ impl SurfaceNav {
             grid,
             mods,
             fields: FieldSet::new(settings),
+            spots: SpotFields::new(settings),
+            spot_scratch: Vec::new(),
             path: PathScratch::default(),
             target_cells: Vec::new(),
             box_of_cell: vec![NONE; cells],
@@ -73,6 +79,22 @@ impl SurfaceNav {
             self.fields.set_target(slot, cell);
         }
         self.fields.tick(&self.grid, &self.mods, now);
+    }
+
+    /// Points the spot fields at the spots agents walk to (`spots`: one point per such agent)
+    /// and advances their builds.
+    pub fn update_spots(&mut self, spots: impl Iterator<Item = Vec3>, now: f64) {
+        let mut cells = std::mem::take(&mut self.spot_scratch);
+        cells.clear();
+        cells.extend(spots.map(|p| self.cell_under(p)));
+        self.spots.update(&self.grid, &self.mods, cells.iter().copied(), now);
+        self.spot_scratch = cells;
+    }
+
+    /// The complete flow field toward the spot at `p`, if that spot holds one.
+    #[inline]
+    pub fn spot_field(&self, p: Vec3) -> Option<&FlowField> {
+        self.spots.field_toward(self.cell_under(p))
     }
 
     /// The open cell under a point, or the nearest open one.
@@ -123,6 +145,7 @@ impl SurfaceNav {
         if fp != self.fingerprint {
             self.fingerprint = fp;
             self.fields.mark_costs_changed();
+            self.spots.mark_costs_changed();
         }
     }
 
@@ -187,7 +210,12 @@ impl SurfaceNav {
     /// agent gets `Some(ZERO)`.
     #[inline]
     pub fn steer(&self, target_slot: u32, cell: CellId, pos: Vec3, straight: f32, near_band: f32) -> Option<Vec2> {
-        let field = self.target_field(target_slot)?;
+        self.steer_on(self.target_field(target_slot)?, cell, pos, straight, near_band)
+    }
+
+    /// `steer` on a given field (a target's or a spot's).
+    #[inline]
+    pub fn steer_on(&self, field: &FlowField, cell: CellId, pos: Vec3, straight: f32, near_band: f32) -> Option<Vec2> {
         if cell == NONE {
             return None;
         }

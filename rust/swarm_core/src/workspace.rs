@@ -14,6 +14,7 @@ use glam::{DVec3, Vec2, Vec3, Vec4};
 use crate::agents::AgentParams;
 use crate::archetype::ArchetypeMaxima;
 use crate::combat::AttackEvent;
+use crate::flow_field::IntegrationJob;
 use crate::lod::TierScratch;
 use crate::spatial_grid::SpatialGrid;
 use crate::state::SimState;
@@ -57,6 +58,8 @@ pub struct Workspace {
     pub(crate) pressed: Vec<u32>,
     /// Per chunk partial sums (the centroid).
     pub(crate) partials: Vec<DVec3>,
+    /// Hearing's route search from a noise (its buffers kept between noises).
+    pub(crate) hearing: IntegrationJob,
     /// The last step's counts and timings (its `ticks` mirrors the state's).
     pub(crate) stats: StepStats,
     pub(crate) pool: Arc<rayon::ThreadPool>,
@@ -90,6 +93,7 @@ impl Workspace {
             visited: Vec::with_capacity(cap),
             pressed: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
+            hearing: IntegrationJob::new(),
             stats: StepStats { ticks: state.ticks, ..StepStats::default() },
             pool: Arc::new(pool),
         };

@@ -158,6 +158,7 @@ impl World {
         let fs = self.state.field_settings();
         if let Some(nav) = self.state.nav.as_mut() {
             nav.fields.set_settings(fs);
+            nav.spots.set_settings(fs);
         }
         if ground_changed && self.state.nav.is_none() {
             let g = self.state.settings.ground_height;
@@ -228,10 +229,20 @@ impl World {
             max_turn_acceleration: sample(m.max_turn_acceleration).to_radians(),
             radius: a.config.agent_radius,
             push_resistance: a.config.push_resistance,
+            goal_facing_weight: 1.0,
+            velocity_facing_weight: 1.0,
         };
         let yaw = self.state.rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         let facing = Vec2::new(yaw.sin(), yaw.cos());
         let seed = self.state.rng.random::<u32>();
+        // The facing weights are drawn from the agent's own seed, not the world's generator, so
+        // adding them left every other draw (and so every existing scene) as it was.
+        let m = &self.state.archetypes[archetype as usize].config.movement;
+        let params = AgentParams {
+            goal_facing_weight: m.goal_facing_weight.at(crate::noise::hash01(seed, 0x6661_6365)),
+            velocity_facing_weight: m.velocity_facing_weight.at(crate::noise::hash01(seed, 0x7665_6c6f)),
+            ..params
+        };
         let index = self.state.agents.len() as u32;
         let id = self.state.ids.allocate(index);
         let (pos, cell) = self.place(position);

@@ -220,3 +220,31 @@ fn out_of_sight_agents_follow_allies_that_see_the_target() {
     assert!(with > 3.0, "a blind agent next to a seeing ally moved {with:.2} m toward the target");
     assert!(without.abs() < 1.0, "a blind agent with nobody to follow moved {without:.2} m");
 }
+
+#[test]
+fn facing_weights_are_ranges_drawn_per_agent_and_leave_other_draws_alone() {
+    let spawn_all = |goal: (f32, f32)| {
+        let mut w = world(40);
+        let mut a = Archetype::default();
+        a.movement.goal_facing_weight = swarm_core::config::Range::new(goal.0, goal.1);
+        let arch = w.add_archetype(a);
+        for i in 0..40 {
+            w.spawn(arch, Vec3::new(i as f32, 0.0, 0.0)).unwrap();
+        }
+        w
+    };
+    let plain = spawn_all((1.0, 1.0));
+    let varied = spawn_all((0.5, 4.0));
+    let p = &plain.agents().params;
+    let v = &varied.agents().params;
+    assert!(p.iter().all(|q| q.goal_facing_weight == 1.0 && q.velocity_facing_weight == 1.0));
+    assert!(v.iter().all(|q| (0.5..=4.0).contains(&q.goal_facing_weight)));
+    let (lo, hi) =
+        v.iter().fold((f32::MAX, f32::MIN), |(l, h), q| (l.min(q.goal_facing_weight), h.max(q.goal_facing_weight)));
+    assert!(hi - lo > 1.5, "each agent draws its own weight: {lo}..{hi}");
+    // Every other per-agent draw (speeds, facing, seeds) is the same as with a fixed weight.
+    for (a, b) in p.iter().zip(v) {
+        assert_eq!((a.max_speed, a.max_turn_speed), (b.max_speed, b.max_turn_speed));
+    }
+    assert_eq!(plain.agents().facing, varied.agents().facing);
+}

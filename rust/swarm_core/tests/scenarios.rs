@@ -309,6 +309,41 @@ fn far_off_camera_agents_go_dormant_and_wake_when_the_target_comes_near() {
 }
 
 #[test]
+fn dormancy_counts_every_active_target_and_an_agent_with_no_target_can_doze() {
+    let settings = WorldSettings { max_agents: 10, dormancy_distance: 50.0, dormancy_delay: 0.5, ..Default::default() };
+    // No target at all: far from every target, off camera, it dozes after the delay.
+    let mut w = World::new(settings.clone());
+    let arch = w.add_archetype(Archetype::default());
+    let alone = w.spawn(arch, Vec3::new(10.0, 0.0, 0.0)).unwrap();
+    for _ in 0..45 {
+        w.step(DT);
+    }
+    assert_eq!(w.agent_target(alone), None);
+    assert!(w.is_dormant(alone), "an agent with no target dozes");
+    // Two active targets: the agent chases the far one (its priority makes it the better
+    // choice), but the near one, not its own, keeps it awake.
+    let mut w = World::new(settings);
+    let arch = w.add_archetype(Archetype::default());
+    let x = w.spawn(arch, Vec3::ZERO).unwrap();
+    let near = w.register_target(Vec3::new(8.0, 0.0, 0.0), 1.0);
+    let far = w.register_target(Vec3::new(-300.0, 0.0, 0.0), 1000.0);
+    for _ in 0..5 {
+        w.step(DT);
+    }
+    assert_eq!(w.agent_target(x), Some(far), "it chases the far, important target");
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    assert!(!w.is_dormant(x), "the near active target keeps it awake");
+    // The near target leaves: now far from every target, it dozes.
+    w.set_target_enabled(near, false);
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    assert!(w.is_dormant(x), "far from every active target, it dozes");
+}
+
+#[test]
 fn a_camera_keeps_far_agents_out_of_cheap_and_awake() {
     use swarm_core::glam::Vec4;
     let mut w = World::new(WorldSettings {

@@ -206,3 +206,43 @@ fn agents_on_two_floors_do_not_push_each_other() {
     let same_floor = apart(w.position(b1).unwrap(), w.position(b2).unwrap());
     assert!(same_floor > 0.9, "a pair on one floor is separated: {same_floor}");
 }
+
+#[test]
+fn obstacle_damage_scale_multiplies_blows_on_doors_and_zero_only_presses() {
+    use swarm_core::flow_field::{ModifierBox, RouteMode};
+    // Blows on the door, per agent archetype scale: (blows, damage of each, most pressing at once).
+    let run = |scale: f32| {
+        let (mut w, others) = rooms_world(20, 0);
+        for id in others {
+            w.despawn(id);
+        }
+        let mut a = Archetype::default();
+        a.attack = Some(swarm_core::AttackProfile::default());
+        a.obstacle_damage_scale = scale;
+        let arch = w.add_archetype(a);
+        for i in 0..20 {
+            w.spawn(arch, Vec3::new(22.0 + (i % 5) as f32, 0.0, 4.0 + (i / 5) as f32)).unwrap();
+        }
+        let door =
+            ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(10.0));
+        let nav = w.surface_mut().unwrap();
+        nav.set_modifiers(&[door], &mut Vec::new());
+        nav.set_attackable(&[true]);
+        let (mut damages, mut pressing) = (Vec::new(), 0);
+        for _ in 0..600 {
+            w.step(DT);
+            damages.extend(w.attack_events().iter().filter(|e| e.obstacle == Some(0)).map(|e| e.damage));
+            pressing = pressing.max(w.surface().unwrap().pressing_count(0));
+        }
+        (damages, pressing)
+    };
+    let swing = swarm_core::AttackProfile::default().swing_damage;
+    let (plain, _) = run(1.0);
+    let (hard, _) = run(2.5);
+    assert!(plain.len() >= 5 && hard.len() >= 5, "blows: {} at 1, {} at 2.5", plain.len(), hard.len());
+    assert!(plain.iter().all(|&d| d == swing), "blows at scale 1: {plain:?}");
+    assert!(hard.iter().all(|&d| (d - swing * 2.5).abs() < 1e-4), "blows at scale 2.5: {hard:?}");
+    let (none, pressing) = run(0.0);
+    assert!(none.is_empty(), "an archetype at scale 0 swung at the door {} times", none.len());
+    assert!(pressing >= 3, "it still presses the door: at most {pressing} at once");
+}

@@ -1,7 +1,8 @@
 # The damaged crossing lowers the modifier's route cost once (10 -> 5, not again on later hits);
-# break_now opens the door and disables its collider; repair() restores exactly what changed:
-# health, the route cost, the door's is_open as it was before the break, the collider. With agents:
-# a broken door lets them through, a repaired one stops them again. Setup warnings and errors
+# break_now switches the modifier off (`enabled`, never the door script's is_open) and disables
+# its collider; repair() restores exactly what changed: health, the route cost, `enabled`, the
+# collider, and leaves is_open as the door script set it. With agents: a broken door lets them
+# through even after its script shut it (is_open = false), a repaired one stops them again. Setup warnings and errors
 # name the problem.
 # expect_error: Orphan: parent: a SwarmBreakable must be a child of a SwarmFlowModifier
 extends "res://test_base.gd"
@@ -52,14 +53,23 @@ func run() -> bool:
 	check_eq(states, [SwarmBreakable.DAMAGED] as Array[int], "state_changed once")
 	check(is_equal_approx(breakable.get_health(), 10.0), "health 10: %.2f" % breakable.get_health())
 
-	# A door a script left open when it broke stays open after repair; one closed stays closed.
+	# The break switches `enabled` off and leaves is_open to the door script; repair switches
+	# `enabled` back on and leaves is_open alone: a door left open when it broke stays open, one
+	# the script shut after the break stays shut.
 	door.is_open = true
 	breakable.break_now()
 	check_eq(broken_count, 1, "break_now breaks")
+	check(not door.enabled, "the break switches the modifier off")
+	check(door.is_open, "the break leaves is_open as it was")
 	check(shape.disabled, "collider disabled by the break")
+	breakable.repair()
+	check(door.enabled, "repair switches the modifier back on")
+	check(door.is_open, "a door left open when it broke stays open after repair")
+	breakable.break_now()
 	door.is_open = false  # a door script shuts it meanwhile
 	breakable.repair()
-	check(door.is_open, "repair restores is_open as it was before the break")
+	check(door.enabled, "repair switches the modifier back on")
+	check(not door.is_open, "repair leaves is_open as the door script set it")
 	check(not shape.disabled, "repair re-enables the collider")
 	check(is_equal_approx(door.route_cost, 10.0), "repair restores the full route cost: %.2f" % door.route_cost)
 	check(is_equal_approx(breakable.get_health(), 100.0), "repair restores health")
@@ -73,9 +83,10 @@ func run() -> bool:
 	breakable.repair()
 	check(shape.disabled, "repair leaves a collider the break did not disable")
 	shape.disabled = false
-	check_eq(broken_count, 2, "each break fires broken once")
+	check_eq(broken_count, 3, "each break fires broken once")
 
-	# With agents: broken, they pass; repaired, the rest are stopped again.
+	# With agents: broken, they pass (even after the door script shuts it); repaired, the rest
+	# are stopped again.
 	var target := SwarmTarget.new()
 	add_child(target)
 	target.global_position = Vector3(2, 0, 10)
@@ -84,6 +95,7 @@ func run() -> bool:
 	await physics_frames(400)
 	check_eq(count_past_doorway(manager, ids), 0, "agents past the intact door")
 	breakable.break_now()
+	door.is_open = false  # a door script shuts the broken door: the breach stays open
 	await physics_frames(120)
 	var n_broken: int = count_past_doorway(manager, ids)
 	check(n_broken > 0, "agents pass the broken door: %d" % n_broken)

@@ -2,7 +2,7 @@
 # spawning, despawning and freeing the node that received it: apply_swarm_damage on a target's
 # parent (the counterattack: damage_agents_in_radius and get_agent_count from inside the hit) and
 # on a door's damage receiver, the manager's signals (agent_spawned, agent_despawned, agent_died,
-# target_attacked), a SwarmBreakable's signals (damaged, state_changed, pressure_changed,
+# target_attacked, obstacle_attacked), a SwarmBreakable's signals (damaged, state_changed, pressure_changed,
 # noise_made, broken) and a SwarmSpawnerDirector's (wave_spawned, population_changed). No
 # "already bound" error, no engine error, and each callback's call takes effect.
 extends "res://test_base.gd"
@@ -136,7 +136,9 @@ func _manager_signals() -> void:
 
 
 ## A door whose blows go to a SwarmBreakable; every breakable signal handler calls the manager,
-## and a second door's game-script receiver despawns the agent that struck it.
+## and a second door's game-script receiver despawns the agent that struck it (its context carries
+## pushback); obstacle_attacked names the door and the damage its receiver took (the archetype's
+## obstacle_damage_scale applied) and its handler reads the swarm.
 func _door_and_breakable() -> void:
 	await make_doorway_level()
 	manager = make_flow_manager("Doors")
@@ -188,7 +190,11 @@ func _door_and_breakable() -> void:
 	var planks_script := GDScript.new()
 	planks_script.source_code = """extends Node
 var removed := 0
-func apply_swarm_damage(_amount: float, context: Dictionary) -> void:
+var amounts: Array[float] = []
+var has_pushback := true
+func apply_swarm_damage(amount: float, context: Dictionary) -> void:
+	amounts.append(amount)
+	has_pushback = has_pushback and context.get("pushback") is Vector3
 	if context.source.despawn_agent(context.agent_id):
 		removed += 1
 """
@@ -199,9 +205,21 @@ func apply_swarm_damage(_amount: float, context: Dictionary) -> void:
 	var target2 := SwarmTarget.new()
 	add_child(target2)
 	target2.global_position = Vector3(2, 0, 10)
+	a.obstacle_damage_scale = 1.5
+	var obstacle_damage: Array[float] = []
+	manager.obstacle_attacked.connect(func(o: SwarmFlowModifier, d: float, agent_id: int) -> void:
+		note("obstacle_attacked")
+		check(o == door2, "obstacle_attacked names the door: %s" % o)
+		check(not manager.is_agent_alive(agent_id), "obstacle_attacked after the receiver despawned the attacker")
+		obstacle_damage.append(d)
+		manager.get_agent_count())
 	spawn_doorway_crowd(manager, a, 20)
 	await physics_frames(600)
 	check(planks.removed > 0, "the door's receiver despawned no attacker")
+	check(planks.has_pushback, "the door receiver's context carries pushback")
+	check_eq(obstacle_damage.size(), planks.amounts.size(), "obstacle_attacked once per blow")
+	check(planks.amounts.all(func(d: float) -> bool: return is_equal_approx(d, 3.0)), "blows of 2 at obstacle_damage_scale 1.5: %s" % [planks.amounts])
+	check(obstacle_damage == planks.amounts, "obstacle_attacked carries the damage the receiver took")
 	check_eq(manager.get_agent_count(), 20 - planks.removed, "agents left after the receiver's despawns")
 	target2.queue_free()
 	manager.queue_free()

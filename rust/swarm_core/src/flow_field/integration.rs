@@ -244,6 +244,23 @@ impl IntegrationJob {
         self.done
     }
 
+    /// Settles cells in route order until every cell within `max_dist` of the target is settled
+    /// (or the build is complete): a search bounded by distance instead of a cell budget.
+    pub fn run_within(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, max_dist: f32) {
+        while !self.done && self.cur as f32 / self.inv_bucket <= max_dist {
+            self.run(grid, mods, 1024);
+        }
+    }
+
+    /// Route length from a settled cell to the target (`INFINITY` while not settled).
+    #[inline]
+    pub fn settled_distance(&self, cell: CellId) -> f32 {
+        match self.nodes.get(cell as usize) {
+            Some(n) if n.smooth.is_finite() => n.dist,
+            _ => f32::INFINITY,
+        }
+    }
+
     /// Moves a finished build into `field` (swapping buffers, so both keep their allocations).
     /// Returns false, and leaves `field` alone, while the build is not done.
     pub fn finish(&mut self, field: &mut DistanceField) -> bool {

@@ -82,9 +82,10 @@ pub fn seek(p: Vec2, spot: Vec2, arrival: f32) -> Vec2 {
 /// to is walked to along that field (around walls, through doors); farther spots straight.
 pub const SPOT_FIELD_RADIUS: f32 = 3.0;
 
-/// Steering toward a searched or heard `spot` for an agent at `pos` in `cell`: along the field of
-/// target `slot` when that field leads to (near) the spot, as it does for an alert or a target
-/// last seen where it still is; straight (`seek`) otherwise; zero once the spot is reached.
+/// Steering toward a searched or heard `spot` for an agent at `pos` in `cell`: along the spot's
+/// own field when it holds one (`SpotFields`), else along the field of target `slot` when that
+/// field leads to (near) the spot, as it does for an alert or a target last seen where it still
+/// is; straight (`seek`) otherwise (no field yet, or no route); zero once the spot is reached.
 #[inline]
 pub fn spot_steer(
     nav: Option<&SurfaceNav>,
@@ -101,6 +102,9 @@ pub fn spot_steer(
         return Vec2::ZERO;
     }
     let along = nav.and_then(|n| {
+        if let Some(f) = n.spot_field(spot) {
+            return n.steer_on(f, cell, pos, d, near_band).filter(|v| *v != Vec2::ZERO);
+        }
         let f = n.target_field(slot)?;
         let goal = n.grid.cell_center(f.target());
         if Vec2::new(goal.x, goal.z).distance(s) > SPOT_FIELD_RADIUS {

@@ -1,5 +1,6 @@
 //! Stage 7, attacks (see `combat`): hit flashes fade; swings and contact damage after movement,
-//! on the target an agent acts on or on an attackable closed cell it pressed. Reads positions,
+//! on the target an agent acts on or on an attackable closed cell it pressed (a blow on an
+//! obstacle scaled by the archetype's obstacle damage scale). Reads positions,
 //! targets, flags, awareness, archetypes, `pressed` and the flow field; writes the agents' attack
 //! state and flash timers and this step's events.
 
@@ -45,8 +46,9 @@ pub(crate) fn attack(
     // An agent pressing a closed cell that something there defends strikes that instead.
     let pos = &a.pos;
     let going = Going::new(archetypes, arch, target, flags, aware, pos);
+    // An archetype with an obstacle damage scale of 0 only presses obstacles.
     let obstacle = |i: usize| {
-        if !going.at(i) {
+        if !going.at(i) || archetypes[arch[i] as usize].config.obstacle_damage_scale <= 0.0 {
             return None;
         }
         let nav = nav?;
@@ -69,6 +71,10 @@ pub(crate) fn attack(
     };
     combat::combat_pass(&input, &mut a.attack, dt, CHUNK, event_scratch, events);
     for e in events.iter_mut() {
-        e.agent_id = ids.id_of_slot(a.slot[e.agent as usize]);
+        let i = e.agent as usize;
+        e.agent_id = ids.id_of_slot(a.slot[i]);
+        if e.obstacle.is_some() {
+            e.damage *= archetypes[arch[i] as usize].config.obstacle_damage_scale;
+        }
     }
 }

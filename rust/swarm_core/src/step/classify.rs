@@ -119,14 +119,16 @@ pub(crate) fn classify(
                     .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
                 let on_camera = camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
                 let mut dormant = flags[k] & FLAG_DORMANT != 0;
-                if !s.dormancy_enabled || (dormant && dist < s.dormancy_distance * 0.9) {
+                // Dormancy is measured to the nearest active target (and the agent's own), so a
+                // target that is not this agent's still wakes it; with none, it is far from all.
+                let near = if s.dormancy_enabled { nearest_target(targets, p, dist) } else { 0.0 };
+                if !s.dormancy_enabled || (dormant && near < s.dormancy_distance * 0.9) {
                     dormant = false;
                     timer[k] = 0.0;
                 } else if !dormant {
-                    // Only agents with a target can be far from it; an agent walking to a
-                    // searched spot or a heard noise stays awake.
+                    // An agent walking to a searched spot or a heard noise stays awake.
                     let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
-                    if dist.is_finite() && dist > s.dormancy_distance && !on_camera && !busy() {
+                    if near > s.dormancy_distance && !on_camera && !busy() {
                         timer[k] += dt;
                         dormant = timer[k] >= s.dormancy_delay;
                     } else {
@@ -151,6 +153,18 @@ pub(crate) fn classify(
     } else {
         lod::all_full(flags, tier, FLAG_DORMANT)
     }
+}
+
+/// Ground distance from `p` to the nearest active target, or `own` (the distance to the agent's
+/// own target) when that is nearer; infinite with neither.
+#[inline]
+fn nearest_target(targets: &Targets, p: Vec3, own: f32) -> f32 {
+    targets
+        .active()
+        .iter()
+        .filter_map(|&h| targets.get(h))
+        .map(|t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length())
+        .fold(own, f32::min)
 }
 
 /// Agents chasing each target slot, for Surround Shape's ring size (skipped when unused).

@@ -51,6 +51,12 @@ pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         &mut ws.partials,
         &mut state.targets,
         state.nav.as_mut(),
+        &select_targets::SpotsIn {
+            archetypes: &state.archetypes,
+            arch: &state.agents.archetype,
+            aware: &state.agents.aware,
+            pos: &state.agents.pos,
+        },
     );
     pool.install(|| step_parallel(state, ws, dt));
     ws.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
@@ -91,7 +97,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         grid: &ws.grid,
         dist: &ws.lod_dist,
     };
-    ws.stats.perception = perceive::perceive(&perceive_in, a, &mut state.perception, &mut ws.sees);
+    ws.stats.perception = perceive::perceive(&perceive_in, a, &mut state.perception, &mut ws.sees, &mut ws.hearing);
     ws.stats.phases.classify = lap();
 
     let steer_in = steer::SteerIn {

@@ -1,12 +1,13 @@
 //! Stage 3, perception (see `perception`): sight and memory, queued noises, alerts, and the next
 //! batch of sight-ray requests. Reads positions, targets, archetypes, cells, seeds, the grid and
 //! the classification's distances; writes the agents' awareness, flags and dormancy timers, the
-//! workspace's `sees` (for perceiving agents), and the perception runtime (drains the noise
+//! workspace's `sees` (for perceiving agents) and hearing's route search, and the perception runtime (drains the noise
 //! queue, refills the ray requests). Nothing runs (and queued noises are dropped) while no
 //! archetype has a perception profile.
 
 use crate::agents::Agents;
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
+use crate::flow_field::IntegrationJob;
 use crate::ids::IdTable;
 use crate::perception::awareness::{PerceptionCounts, PerceptionRuntime};
 use crate::perception::{self, memory, noise, sight};
@@ -36,6 +37,7 @@ pub(crate) fn perceive(
     a: &mut Agents,
     rt: &mut PerceptionRuntime,
     sees: &mut [bool],
+    hearing: &mut IntegrationJob,
 ) -> PerceptionCounts {
     let PerceiveIn { dt, tick, eye_height, maxima, archetypes, targets, nav, ids, grid, dist } = *input;
     if !maxima.any_perception {
@@ -55,7 +57,17 @@ pub(crate) fn perceive(
         dist,
     };
     sight::sight_pass(&sight_in, &mut a.aware, sees, &mut a.flags, &mut a.dormant_timer, CHUNK);
-    noise::apply_noises(&rt.noises, grid, archetypes, &a.archetype, &mut a.aware, &mut a.flags, &mut a.dormant_timer);
+    let routes = noise::Routes { nav, cell: &a.cell, job: hearing };
+    noise::apply_noises(
+        &rt.noises,
+        grid,
+        routes,
+        archetypes,
+        &a.archetype,
+        &mut a.aware,
+        &mut a.flags,
+        &mut a.dormant_timer,
+    );
     rt.noises.clear();
     let has_profile = |i: usize| archetypes[a.archetype[i] as usize].config.perception.is_some();
     let any_seer = maxima.max_alert > 0.0 && (0..a.len()).any(|i| sees[i] && has_profile(i));

@@ -1,6 +1,6 @@
 //! `SwarmBreakable`: the node over the core's breakable state machine for a door or barricade
 //! (a child of a `SwarmFlowModifier`): it feeds strikes and crowd pressure in, and turns the
-//! events out into signals, the modifier's route cost and is_open, colliders and visibility;
+//! events out into signals, the modifier's route cost and `enabled`, colliders and visibility;
 //! `repair()` undoes exactly what the break did.
 
 use godot::classes::notify::NodeNotification;
@@ -17,9 +17,11 @@ use crate::nodes::flow_modifier::SwarmFlowModifier;
 /// pressing it wears it down by [member crowd_pressure_per_agent] per second. Below
 /// [member damaged_below] it turns [constant DAMAGED] and the modifier's route cost drops once to
 /// [member damaged_route_cost_scale] of itself, so the crowd notices the door giving way; at zero
-/// health it is [constant BROKEN]: the modifier opens ([member SwarmFlowModifier.is_open]), the
-/// colliders and objects configured here switch off or on, and [signal broken] fires once.
-/// [method repair] restores exactly what the break and the damage changed.
+/// health it is [constant BROKEN]: the modifier is switched off ([member SwarmFlowModifier.enabled]),
+/// the colliders and objects configured here switch off or on, and [signal broken] fires once.
+/// [method repair] restores exactly what the break and the damage changed. The breakable never
+/// touches [member SwarmFlowModifier.is_open], which belongs to a door script: a door shut by its
+/// script after the break stays passable until repair, and one left open stays open after it.
 ///
 /// Strikes the manager lands during its step are applied at this node's next physics frame, so
 /// game code reacting to this node's signals may call back into the manager.
@@ -97,8 +99,8 @@ pub struct SwarmBreakable {
     core: Option<BreakableState>,
     /// Route cost before the damaged crossing scaled it (restored by repair).
     saved_route_cost: Option<f32>,
-    /// What the break changed: the modifier's is_open before it, the colliders it disabled.
-    open_before_break: Option<bool>,
+    /// What the break changed: whether it switched the modifier off, the colliders it disabled.
+    switched_off: bool,
     disabled_colliders: Vec<Gd<Node>>,
     setup_reported: bool,
 
@@ -113,7 +115,7 @@ impl SwarmBreakable {
     /// Health at or below [member damaged_below]; the route cost has dropped.
     #[constant]
     pub const DAMAGED: i64 = 1;
-    /// Health reached zero (or [method break_now]): the modifier is open.
+    /// Health reached zero (or [method break_now]): the modifier is switched off.
     #[constant]
     pub const BROKEN: i64 = 2;
 
@@ -173,8 +175,10 @@ impl SwarmBreakable {
     }
 
     /// Full health and the full route cost again, and switches back exactly what the break
-    /// switched: the modifier's is_open as it was before the break, the colliders the break
-    /// disabled, [member hide_on_break] shown and [member show_on_break] hidden.
+    /// switched: the modifier back on ([member SwarmFlowModifier.enabled]) if the break switched
+    /// it off, the colliders the break disabled, [member hide_on_break] shown and
+    /// [member show_on_break] hidden. [member SwarmFlowModifier.is_open] stays as the door script
+    /// left it.
     #[func]
     fn repair(&mut self) {
         self.ensure_started();
@@ -182,9 +186,9 @@ impl SwarmBreakable {
         if let (Some(cost), Some(m)) = (self.saved_route_cost.take(), modifier.as_ref()) {
             m.clone().bind_mut().put_route_cost(cost);
         }
-        if let Some(was_open) = self.open_before_break.take() {
+        if std::mem::take(&mut self.switched_off) {
             if let Some(m) = modifier.as_ref() {
-                m.clone().bind_mut().set_open(was_open);
+                m.clone().bind_mut().put_enabled(true);
             }
         }
         for mut c in std::mem::take(&mut self.disabled_colliders) {
@@ -217,6 +221,14 @@ impl SwarmBreakable {
     #[func]
     fn get_pressing_agent_count(&self) -> i64 {
         self.core.as_ref().map_or(0, BreakableState::pressing)
+    }
+
+    /// The fixes the inspector offers beside the matching warnings: see
+    /// [method SwarmFlowModifier.get_setup_fixes] (the same, for the parent modifier and its
+    /// manager).
+    #[func]
+    fn get_setup_fixes(&self) -> VarArray {
+        self.modifier().map_or_else(VarArray::new, |m| m.bind().setup_fixes(true))
     }
 
     /// What is wrong with this breakable's setup (the editor shows the same as configuration
@@ -409,7 +421,7 @@ impl SwarmBreakable {
                         m.put_route_cost(cost * scale);
                     }
                 }
-                BreakableEvent::Open => self.open(),
+                BreakableEvent::SwitchOff => self.switch_off(),
                 BreakableEvent::PressureChanged(count) => self.signals().pressure_changed().emit(count),
                 BreakableEvent::StateChanged(state) => self.signals().state_changed().emit(state.index()),
                 BreakableEvent::Broken => self.signals().broken().emit(),
@@ -421,13 +433,15 @@ impl SwarmBreakable {
         }
     }
 
-    /// The break's engine side: the modifier opens, colliders switch off, break visibility.
-    fn open(&mut self) {
+    /// The break's engine side: the modifier switches off, colliders switch off, break visibility.
+    fn switch_off(&mut self) {
         let modifier = self.modifier();
         if let Some(mut m) = modifier.clone() {
             let mut m = m.bind_mut();
-            self.open_before_break = Some(m.is_open());
-            m.set_open(true);
+            if m.is_enabled() {
+                self.switched_off = true;
+                m.put_enabled(false);
+            }
         } else {
             self.report_setup();
         }

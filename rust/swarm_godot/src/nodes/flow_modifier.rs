@@ -2,8 +2,10 @@
 //! routes to cross, or both (doors, barricades, props). The manager reads every modifier once per
 //! physics frame and restamps the whole modifier layer when one changed.
 
+use godot::classes::node::ProcessMode;
 use godot::classes::{INode3D, Node3D};
 use godot::prelude::*;
+use godot::register::info::{PropertyInfo, PropertyUsageFlags};
 use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
 use swarm_core::glam::{Mat3, Vec3};
 
@@ -13,17 +15,39 @@ use crate::nodes::link::{BoxFeedback, ManagerFacts};
 
 pub const MODIFIER_GROUP: &str = "swarm_flow_modifiers";
 
+const BLOCKS_AGENTS_OFF: &str = "Blocks Agents is off, so agents walk through this box: nobody presses it, and the SwarmBreakable or SwarmPushable under it is never struck or pushed. Turn Blocks Agents on.";
+
 /// A box of surface flow field cells that agents may not enter ([member blocks_agents]), that
 /// routes pay [member route_cost] to cross or never cross ([member route]), or both: a door, a
 /// barricade, a fence, a pushed prop. Only the footprint seen from above counts, within a height
 /// band around the box, so a door upstairs does not seal the floor below; a box thinner than a
 /// cell still closes the cell its centre is in. Needs [member SwarmManager.surface_flow_field_enabled]
 /// (and, to stop agents, [member SwarmSettings.surface_flow_enforce_cell_boundaries]). Moving,
-/// resizing or changing it restamps the layer on the next step; a door script opens and shuts it
-/// with [member is_open].
+/// resizing or changing it restamps the layer on the next step.
+///
+/// Two switches, two owners: a door script opens and shuts the box with [member is_open]; a
+/// [SwarmBreakable] under it turns [member enabled] off when it breaks and back on at
+/// [method SwarmBreakable.repair]. Either one removes the closure and the route cost while the box
+/// stays registered, so a door script that only flips [member is_open] never re-seals a breach.
+/// To shut a door with agents standing in the doorway, wait until
+/// [method SwarmManager.is_any_agent_inside] of the opening is false, then set [member is_open]
+/// to false (shutting on top of them pushes each out to the nearer side).
+///
+/// A modifier stamps only while it is visible in the tree ([method Node3D.is_visible_in_tree])
+/// and its process mode, its own or inherited, is not [constant Node.PROCESS_MODE_DISABLED]
+/// (pausing the tree changes nothing). One under a hidden or disabled node, such as rubble listed
+/// in a breakable's [member SwarmBreakable.show_on_break], neither blocks nor costs until it is
+/// shown and enabled; it stays registered meanwhile, and showing it restamps on the next step.
+
 #[derive(GodotClass)]
 #[class(tool, init, base = Node3D)]
 pub struct SwarmFlowModifier {
+    /// Off: the box neither blocks agents nor costs routes anything, and stays registered. A
+    /// [SwarmBreakable] under this modifier turns it off when it breaks and back on at repair;
+    /// door scripts use [member is_open] instead, so the two never undo each other.
+    #[export]
+    #[init(val = true)]
+    enabled: bool,
     /// Centre of the box in this node's local space. For a door, the centre of the doorway.
     #[export]
     #[init(val = Vector3::new(0.0, 1.0, 0.0))]
@@ -82,6 +106,7 @@ pub struct SwarmFlowModifier {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ModifierSnapshot {
     pub box_: ModifierBox,
+    /// Is open, switched off ([member enabled]), or hidden or disabled in the tree: stamps nothing.
     pub open: bool,
     pub move_threshold: f32,
     pub rotation_threshold_deg: f32,
@@ -114,6 +139,15 @@ impl SwarmFlowModifier {
     /// Routes ignore the box.
     #[constant]
     pub const FREE: i64 = 0;
+    /// The fixes the inspector offers as buttons beside the matching setup warnings: each a
+    /// Dictionary with `label` (the button's text: "Enable Surface Flow Field", "Enforce Cell
+    /// Boundaries", "Turn Blocks Agents On"), `warning` (the warning it fixes), and `object`,
+    /// `property`, `value` (what pressing it sets). Empty when nothing needs fixing.
+    #[func]
+    fn get_setup_fixes(&self) -> VarArray {
+        self.setup_fixes(self.blocking_needed_below())
+    }
+
     /// Routes pay [member route_cost] to cross the box.
     #[constant]
     pub const EXTRA_COST: i64 = 1;
@@ -157,6 +191,21 @@ impl INode3D for SwarmFlowModifier {
     fn get_configuration_warnings(&self) -> PackedStringArray {
         self.setup_warnings()
     }
+
+    /// [member route_cost] is only shown while [member route] is [constant EXTRA_COST].
+    fn on_validate_property(&self, property: &mut PropertyInfo) {
+        if property.property_name == "route_cost" && self.route != Self::EXTRA_COST {
+            property.usage = PropertyUsageFlags::NO_EDITOR;
+        }
+    }
+
+    fn on_set(&mut self, property: StringName, _value: Variant) -> bool {
+        // Show or hide route_cost once the new route is in place.
+        if property == "route" {
+            self.base_mut().call_deferred("notify_property_list_changed", &[]);
+        }
+        false
+    }
 }
 
 impl SwarmFlowModifier {
@@ -178,6 +227,9 @@ impl SwarmFlowModifier {
         } else if self.blocks_agents && !m.enforces_cell_boundaries {
             w.push("Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings, so this closed box stops nobody (only its route cost applies): turn it on.");
         }
+        if !self.blocks_agents && self.blocking_needed_below() {
+            w.push(BLOCKS_AGENTS_OFF);
+        }
         if self.route == Self::EXTRA_COST {
             let cell = m.flow_cell_size;
             let depth = (self.size.x.min(self.size.z).abs() / cell).round().max(1.0) as u32;
@@ -190,6 +242,43 @@ impl SwarmFlowModifier {
             }
         }
         w
+    }
+
+    /// Whether a SwarmBreakable or SwarmPushable under this box needs it to block agents.
+    fn blocking_needed_below(&self) -> bool {
+        self.base().get_children().iter_shared().any(|c| c.is_class("SwarmBreakable") || c.is_class("SwarmPushable"))
+    }
+
+    /// The setup fixes (see [method get_setup_fixes]); `needs_blocking`: a breakable or pushable
+    /// under this box needs [member blocks_agents] on.
+    pub fn setup_fixes(&self, needs_blocking: bool) -> VarArray {
+        let mut out = VarArray::new();
+        let fix = |label: &str, warning: &str, object: Gd<Object>, property: &str| {
+            vdict! { "label" => label, "warning" => warning, "object" => &object, "property" => property, "value" => true }
+        };
+        let manager = find_manager_node(&self.base().clone().upcast()).ok();
+        if let (Some(m), Some(manager)) = (self.facts, manager) {
+            if !m.surface_flow_field_on {
+                let w = "The manager's Surface Flow Field is off: this box neither stops agents nor changes routes.";
+                out.push(
+                    &fix("Enable Surface Flow Field", w, manager.upcast(), "surface_flow_field_enabled").to_variant(),
+                );
+            } else if (self.blocks_agents || needs_blocking) && !m.enforces_cell_boundaries {
+                if let Ok(settings) = manager.get("settings").try_to::<Gd<Object>>() {
+                    let w = "Surface Flow Enforce Cell Boundaries is off in the manager's SwarmSettings: a closed box stops nobody.";
+                    out.push(
+                        &fix("Enforce Cell Boundaries", w, settings, "surface_flow_enforce_cell_boundaries")
+                            .to_variant(),
+                    );
+                }
+            }
+        }
+        if needs_blocking && !self.blocks_agents {
+            out.push(
+                &fix("Turn Blocks Agents On", BLOCKS_AGENTS_OFF, self.to_gd().upcast(), "blocks_agents").to_variant(),
+            );
+        }
+        out
     }
 
     /// The box in world space and the restamp thresholds; bad values are clamped (size to at
@@ -221,10 +310,39 @@ impl SwarmFlowModifier {
                 blocks_agents: self.blocks_agents,
                 route,
             },
-            open: self.is_open,
+            open: self.is_open || !self.enabled || !self.active_in_tree(),
             move_threshold: self.move_threshold.max(0.0),
             rotation_threshold_deg: self.rotation_threshold.max(0.0),
         }
+    }
+
+    /// Visible in the tree and not disabled by its (own or inherited) process mode. Pausing does
+    /// not count: a paused game keeps its doors.
+    fn active_in_tree(&self) -> bool {
+        let b = self.base();
+        if !b.is_inside_tree() {
+            return true;
+        }
+        if !b.is_visible_in_tree() {
+            return false;
+        }
+        let mut node = Some(b.clone().upcast::<Node>());
+        while let Some(n) = node {
+            match n.get_process_mode() {
+                ProcessMode::INHERIT => node = n.get_parent(),
+                mode => return mode != ProcessMode::DISABLED,
+            }
+        }
+        true
+    }
+
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// Switches the box on or off, as [member enabled] does (a breakable at its break and repair).
+    pub fn put_enabled(&mut self, on: bool) {
+        self.enabled = on;
     }
 
     pub fn agents_attack_it(&self) -> bool {
@@ -247,15 +365,6 @@ impl SwarmFlowModifier {
     /// Sets the route cost (a breakable lowers it when damaged and restores it at repair).
     pub fn put_route_cost(&mut self, cost: f32) {
         self.route_cost = cost;
-    }
-
-    pub fn is_open(&self) -> bool {
-        self.is_open
-    }
-
-    /// Opens or shuts the box, as [member is_open] does.
-    pub fn set_open(&mut self, open: bool) {
-        self.is_open = open;
     }
 
     /// The facts of the manager this box is registered with (`None`: not registered).

@@ -66,6 +66,15 @@ impl SwarmPushable {
         self.last_count
     }
 
+    /// The fixes the inspector offers beside the matching warnings: see
+    /// [method SwarmFlowModifier.get_setup_fixes] (the same, for the parent modifier and its
+    /// manager).
+    #[func]
+    fn get_setup_fixes(&self) -> VarArray {
+        let parent = self.base().get_parent().and_then(|p| p.try_cast::<SwarmFlowModifier>().ok());
+        parent.map_or_else(VarArray::new, |m| m.bind().setup_fixes(true))
+    }
+
     /// What is wrong with this pushable's setup (the editor shows the same as configuration
     /// warnings); empty when it works.
     #[func]

@@ -39,6 +39,13 @@ pub struct SwarmAgentArchetype {
     #[export(range = (0.001, 10000.0, 0.1, or_greater))]
     #[init(val = 100.0)]
     max_health: f32,
+    /// How hard these agents hit doors and barricades: each blow on an obstacle is multiplied by
+    /// this, on top of the receiving [SwarmBreakable]'s [member SwarmBreakable.strike_damage_scale]
+    /// (a blow of 10 at 2 on a door at 0.5 takes 10 off). 0: they only press obstacles, never
+    /// swing at them. Crowd pressure is not affected.
+    #[export(range = (0.0, 10.0, 0.01, or_greater))]
+    #[init(val = 1.0)]
+    obstacle_damage_scale: f32,
 
     /// Steering behaviours (empty: defaults).
     #[export_group(name = "Profiles")]
@@ -89,6 +96,7 @@ impl SwarmAgentArchetype {
             agent_radius: self.agent_radius,
             push_resistance: self.push_resistance,
             max_health: self.max_health,
+            obstacle_damage_scale: self.obstacle_damage_scale,
             ..Archetype::default()
         }
         .checked(&mut findings);

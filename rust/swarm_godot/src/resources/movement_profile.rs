@@ -46,14 +46,14 @@ pub struct SwarmMovementProfile {
     #[export(enum = (FaceVelocity = 0, FaceGoal = 1, FaceGoalWithVelocityBlend = 2))]
     #[init(val = 0)]
     orientation_mode: i64,
-    /// Weight of the goal direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND].
+    /// Weight of the goal direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND] (min, max).
     #[export(range = (0.0, 10.0, 0.01, or_greater))]
-    #[init(val = 1.0)]
-    goal_facing_weight: f32,
-    /// Weight of the travel direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND].
+    #[init(val = Vector2::new(1.0, 1.0))]
+    goal_facing_weight: Vector2,
+    /// Weight of the travel direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND] (min, max).
     #[export(range = (0.0, 10.0, 0.01, or_greater))]
-    #[init(val = 1.0)]
-    velocity_facing_weight: f32,
+    #[init(val = Vector2::new(1.0, 1.0))]
+    velocity_facing_weight: Vector2,
 
     base: Base<Resource>,
 }
@@ -85,8 +85,8 @@ impl SwarmMovementProfile {
             max_turn_speed: to_range(self.max_turn_speed),
             max_turn_acceleration: to_range(self.max_turn_acceleration),
             orientation_mode: mode,
-            goal_facing_weight: self.goal_facing_weight,
-            velocity_facing_weight: self.velocity_facing_weight,
+            goal_facing_weight: to_range(self.goal_facing_weight),
+            velocity_facing_weight: to_range(self.velocity_facing_weight),
         }
         .checked(&mut findings);
         let name = resource_name(&self.base().clone().upcast(), "SwarmMovementProfile");

@@ -88,9 +88,10 @@ pub struct SwarmSettings {
     #[init(val = 2)]
     cheap_sample_cap: i64,
 
-    /// Agents farther than [member dormancy_distance] from their target and off camera for
-    /// [member dormancy_delay] seconds go dormant (no steering) until a target comes within 90%
-    /// of that distance.
+    /// Agents farther than [member dormancy_distance] from every active target (not only their
+    /// own; an agent with no target counts as far) and off camera for [member dormancy_delay]
+    /// seconds go dormant (no steering) until a target comes within 90% of that distance, or they
+    /// are hit or alerted. Agents walking to a searched spot or a heard noise stay awake.
     #[export_group(name = "Dormancy")]
     #[export]
     #[init(val = true)]

@@ -10,12 +10,14 @@ use super::outbox::Outcall;
 use super::SwarmManager;
 use crate::convert::to_vector3;
 use crate::nodes::breakable::SwarmBreakable;
+use crate::nodes::flow_modifier::SwarmFlowModifier;
 use crate::nodes::target::SwarmTarget;
 
 impl SwarmManager {
     /// Queues this step's hits: `apply_swarm_damage(amount, context)` on the target's parent when
     /// it has that method, then [signal target_attacked]; a blow on a door or barricade goes to
-    /// its damage receiver, scaled by its strike damage scale.
+    /// its damage receiver, scaled by its strike damage scale (the context with the same
+    /// `pushback` as a blow on a target), then [signal obstacle_attacked].
     pub(super) fn queue_attacks(&mut self) {
         let Some(w) = self.world.as_ref() else { return };
         if w.attack_events().is_empty() {
@@ -33,13 +35,17 @@ impl SwarmManager {
                 }
             };
             if let Some(k) = e.obstacle {
-                if let Some(r) = self.registry.modifier_of_box(k as usize).and_then(|m| m.receiver) {
+                let Some(m) = self.registry.modifier_of_box(k as usize) else { continue };
+                if let Some(r) = m.receiver {
                     let amount = e.damage * r.scale;
                     self.outbox.push(if r.breakable {
                         Outcall::Strike { breakable: r.id, amount, point: to_vector3(e.point) }
                     } else {
-                        Outcall::Damage { receiver: r.id, amount, context: context(Vector3::ZERO) }
+                        let context = context(to_vector3(e.direction) * e.pushback);
+                        Outcall::Damage { receiver: r.id, amount, context }
                     });
+                    let agent_id = e.agent_id.to_i64();
+                    self.outbox.push(Outcall::ObstacleAttacked { modifier: m.id, damage: amount, agent_id });
                 }
                 continue;
             }
@@ -76,6 +82,11 @@ impl SwarmManager {
                 Outcall::Strike { breakable, amount, point } => {
                     if let Ok(mut b) = Gd::<SwarmBreakable>::try_from_instance_id(breakable) {
                         b.bind_mut().receive_strike(amount, point);
+                    }
+                }
+                Outcall::ObstacleAttacked { modifier, damage, agent_id } => {
+                    if let Ok(m) = Gd::<SwarmFlowModifier>::try_from_instance_id(modifier) {
+                        me.signals().obstacle_attacked().emit(&m, damage, agent_id);
                     }
                 }
                 Outcall::TargetAttacked { target, damage, agent_id } => {

@@ -28,6 +28,7 @@ use swarm_core::perception::SightRay;
 use swarm_core::{Frustum, World, WorldSettings};
 
 use crate::lookup::MANAGER_GROUP;
+use crate::nodes::flow_modifier::SwarmFlowModifier;
 use crate::nodes::link::ManagerFacts;
 use crate::nodes::target::SwarmTarget;
 use crate::resources::flow_field_data::SwarmFlowFieldData;
@@ -253,6 +254,12 @@ impl SwarmManager {
     /// `apply_swarm_damage(damage, context)`, if it has that method).
     #[signal]
     fn target_attacked(target: Gd<SwarmTarget>, damage: f32, agent_id: i64);
+    /// Emitted when an agent's blow landed on a door, barricade or other obstacle: `obstacle` is
+    /// the [SwarmFlowModifier] whose box it pressed, `damage` what its damage receiver took (the
+    /// blow times the archetype's [member SwarmAgentArchetype.obstacle_damage_scale] and the
+    /// receiver's strike damage scale), after the receiver got it.
+    #[signal]
+    fn obstacle_attacked(obstacle: Gd<SwarmFlowModifier>, damage: f32, agent_id: i64);
 
     /// Sets [member settings] (and tells the registered nodes, whose setup warnings depend on it).
     #[func]

@@ -9,6 +9,8 @@ pub(super) enum Outcall {
     Damage { receiver: InstanceId, amount: f32, context: VarDictionary },
     /// An agent's blow on a `SwarmBreakable`, already scaled, handed over typed.
     Strike { breakable: InstanceId, amount: f32, point: Vector3 },
+    /// The `obstacle_attacked` signal.
+    ObstacleAttacked { modifier: InstanceId, damage: f32, agent_id: i64 },
     /// The `target_attacked` signal.
     TargetAttacked { target: InstanceId, damage: f32, agent_id: i64 },
 }
