@@ -362,15 +362,13 @@ pub mod traffic {
         Setting::Float(&WAKE_RADIUS),
     ];
 
-    /// The lane node's settings.
-    pub const LANE: &[Setting] = &[
-        Setting::Float(&WINDOW_BEHIND),
-        Setting::Float(&WINDOW_AHEAD),
-        Setting::Int(&VEHICLE_COUNT),
-        Setting::Float(&VEHICLE_WEIGHT),
-        Setting::Float(&HALF_LENGTH),
-        Setting::Float(&WAKE_SECONDS),
-    ];
+    /// The lane node's own fields.
+    pub const LANE: &[Setting] =
+        &[Setting::Float(&WINDOW_BEHIND), Setting::Float(&WINDOW_AHEAD), Setting::Int(&VEHICLE_COUNT)];
+
+    /// Per-entry and per-call values (weights, measured half lengths, `wake_colliders`' seconds).
+    pub const OTHER: &[Setting] =
+        &[Setting::Float(&VEHICLE_WEIGHT), Setting::Float(&HALF_LENGTH), Setting::Float(&WAKE_SECONDS)];
 }
 
 #[cfg(test)]
@@ -390,6 +388,7 @@ mod tests {
         target::ALL,
         traffic::ALL,
         traffic::LANE,
+        traffic::OTHER,
     ];
 
     #[test]

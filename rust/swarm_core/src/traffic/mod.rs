@@ -6,6 +6,7 @@
 mod belt;
 mod following;
 mod lane;
+mod polyline;
 mod profile;
 mod setup;
 mod step;
@@ -17,6 +18,7 @@ mod window;
 mod tests;
 
 pub use lane::{Lane, LaneStats};
+pub use polyline::{Polyline, Sample};
 pub use profile::TrafficProfile;
 pub use setup::{LaneSetup, VehicleKind};
 pub use voices::{Voice, VoicePool, SILENT};
