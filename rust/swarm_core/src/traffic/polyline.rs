@@ -1,7 +1,7 @@
 //! The curve a lane drives on, as the engine bakes it: points about evenly spaced, with an up
 //! vector at each (or world up when the curve has none). Sampling by arc length gives a point
-//! and a frame (forward along the curve, up as baked, made square to forward), which is what
-//! orients each vehicle.
+//! and the frame of the segment it lies on (forward along the segment, the segment start's
+//! baked up made square to it), which orients each vehicle.
 
 use glam::Vec3;
 
@@ -12,6 +12,13 @@ pub struct Polyline {
     ups: Vec<Vec3>,
     /// Arc length at each point.
     dist: Vec<f32>,
+    /// Per segment: its unit direction, and its start's up vector made square to it.
+    seg_forward: Vec<Vec3>,
+    seg_up: Vec<Vec3>,
+    /// Per bucket of `bucket` metres of arc length: the segment its start lies in (so a sample
+    /// finds its segment in a step or two instead of a search).
+    first_segment: Vec<u32>,
+    bucket: f32,
     closed: bool,
 }
 
@@ -50,6 +57,27 @@ impl Polyline {
             }
             line.dist.push(d);
         }
+        let segments = line.points.len().saturating_sub(1);
+        for i in 0..segments {
+            let forward = (line.points[i + 1] - line.points[i]).normalize_or(Vec3::NEG_Z);
+            // Square to forward; world up, then any perpendicular, when the baked up is along it.
+            let square = |u: Vec3| (u - forward * u.dot(forward)).try_normalize();
+            let up =
+                square(line.ups[i]).or_else(|| square(Vec3::Y)).unwrap_or_else(|| forward.any_orthonormal_vector());
+            line.seg_forward.push(forward);
+            line.seg_up.push(up);
+        }
+        if segments > 0 && d > 0.0 {
+            line.bucket = d / segments as f32;
+            let mut seg = 0usize;
+            for b in 0..=segments {
+                let at = b as f32 * line.bucket;
+                while seg + 1 < segments && line.dist[seg + 1] <= at {
+                    seg += 1;
+                }
+                line.first_segment.push(seg as u32);
+            }
+        }
         line
     }
 
@@ -65,6 +93,41 @@ impl Polyline {
 
     pub fn closed(&self) -> bool {
         self.closed
+    }
+
+    /// Arc length of the curve's point closest to `p`. With `near` (the last answer, for a point
+    /// that moves continuously) only the curve within `SEARCH` metres of it is searched, and the
+    /// whole curve only when the closest point found lies on that stretch's edge.
+    pub fn closest_offset(&self, p: Vec3, near: Option<f32>) -> f32 {
+        const SEARCH: f32 = 50.0;
+        let segments = self.seg_forward.len();
+        if segments == 0 || !p.is_finite() {
+            return 0.0;
+        }
+        let scan = |from: usize, to: usize| -> (f32, f32) {
+            let mut best = (f32::INFINITY, 0.0);
+            for i in from..to {
+                let (a, d) = (self.points[i], self.seg_forward[i]);
+                let seg = self.dist[i + 1] - self.dist[i];
+                let t = (p - a).dot(d).clamp(0.0, seg);
+                let q = (a + d * t).distance_squared(p);
+                if q < best.0 {
+                    best = (q, self.dist[i] + t);
+                }
+            }
+            best
+        };
+        if let Some(o) = near.filter(|o| o.is_finite() && !self.closed) {
+            let seg_of = |x: f32| ((x.max(0.0) / self.bucket) as usize).min(self.first_segment.len() - 1);
+            let from = self.first_segment[seg_of(o - SEARCH)] as usize;
+            let to = (self.first_segment[seg_of(o + SEARCH)] as usize + 1).min(segments);
+            let (_, best) = scan(from, to);
+            let inside = (best > self.dist[from] || from == 0) && (best < self.dist[to] || to == segments);
+            if inside {
+                return best;
+            }
+        }
+        scan(0, segments).1
     }
 
     /// The point and frame at arc length `offset` (clamped to the curve; wrapped when closed).
@@ -83,15 +146,16 @@ impl Polyline {
             offset.clamp(0.0, len)
         };
         // The segment i..i+1 holding `o`.
-        let i = self.dist.partition_point(|d| *d <= o).clamp(1, n - 1) - 1;
+        let b = ((o / self.bucket) as usize).min(self.first_segment.len() - 1);
+        let mut i = self.first_segment[b] as usize;
+        while i + 2 < n && self.dist[i + 1] <= o {
+            i += 1;
+        }
         let seg = self.dist[i + 1] - self.dist[i];
         let t = if seg > 0.0 { ((o - self.dist[i]) / seg).clamp(0.0, 1.0) } else { 0.0 };
         let (a, b) = (self.points[i], self.points[i + 1]);
-        let forward = (b - a).normalize_or(Vec3::NEG_Z);
-        let up = self.ups[i].lerp(self.ups[i + 1], t);
-        // Square to forward; world up, then any perpendicular, when the baked up is along it.
-        let square = |u: Vec3| (u - forward * u.dot(forward)).try_normalize();
-        let up = square(up).or_else(|| square(Vec3::Y)).unwrap_or_else(|| forward.any_orthonormal_vector());
+        // The frame of the segment (baked points lie a fraction of a metre apart).
+        let (forward, up) = (self.seg_forward[i], self.seg_up[i]);
         Sample { pos: a.lerp(b, t), forward, up }
     }
 }
@@ -127,6 +191,9 @@ mod tests {
         assert!((s.forward - Vec3::X).length() < 1e-5 && (s.up - Vec3::Y).length() < 1e-5);
         assert_eq!(line.sample(99.0).pos, Vec3::new(10.0, 0.0, 0.0));
         assert_eq!(line.sample(f32::NAN).pos, Vec3::ZERO);
+        assert!((line.closest_offset(Vec3::new(3.3, 5.0, 1.0), None) - 3.3).abs() < 1e-5);
+        assert!((line.closest_offset(Vec3::new(3.3, 5.0, 1.0), Some(3.0)) - 3.3).abs() < 1e-5);
+        assert_eq!(line.closest_offset(Vec3::new(-4.0, 0.0, 0.0), Some(9.0)), 0.0);
 
         // A closed square wraps.
         let sq = [Vec3::ZERO, Vec3::X, Vec3::new(1.0, 0.0, 1.0), Vec3::Z];

@@ -114,9 +114,12 @@ impl SwarmTrafficProfile {
             wake_radius: self.wake_radius,
         }
         .checked(&mut findings);
-        let name = format!("{owner}: {}", self.display_name());
-        report_findings(&name, &findings, problems);
-        problems.extend(p.problems().into_iter().map(|m| format!("{name}: {m}")));
+        let together = p.problems();
+        if !findings.is_empty() || !together.is_empty() {
+            let name = format!("{owner}: {}", self.display_name());
+            report_findings(&name, &findings, problems);
+            problems.extend(together.into_iter().map(|m| format!("{name}: {m}")));
+        }
         p
     }
 

@@ -64,6 +64,10 @@ impl Voices {
         }
     }
 
+    pub fn has_players(&self) -> bool {
+        !self.players.is_empty()
+    }
+
     /// Voices playing now (as the pool counts them).
     pub fn playing(&self) -> usize {
         if self.players.is_empty() {

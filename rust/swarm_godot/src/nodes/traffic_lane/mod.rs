@@ -154,6 +154,7 @@ impl SwarmTrafficLane {
         self.wake_actor = Some((actor.instance_id(), at));
         let (xform, space) = (self.path_transform(), self.space());
         let Some(r) = self.running.as_mut() else { return };
+        r.refresh_positions(xform);
         r.start_wake(seconds);
         let (woken, _) = r.update_wake(to_vec3(at), 0.0, xform, space);
         self.signals().colliders_woken().emit(woken as i64);
@@ -306,13 +307,13 @@ impl SwarmTrafficLane {
     fn frame(&mut self, dt: f32) {
         let problems = self.setup_problems(false, !self.ran);
         self.report(problems);
-        let curve = self.find_path().filter(|p| p.is_inside_tree()).and_then(|p| Self::usable_curve(&p));
-        let Some(curve) = curve else {
+        let path = self.find_path().filter(|p| p.is_inside_tree());
+        let Some((path, curve)) = path.and_then(|p| Self::usable_curve(&p).map(|c| (p, c))) else {
             self.stop();
             return;
         };
         let profile = self.core_profile();
-        let xform = self.path_transform();
+        let xform = path.get_global_transform();
         let anchor = self.find_anchor().filter(|a| a.is_inside_tree()).map(|a| a.get_global_position());
         // A lane built with a window keeps it where it was when its anchor goes away.
         let anchored = anchor.is_some() || self.running.as_ref().is_some_and(|r| r.key.window.is_some());
@@ -328,7 +329,7 @@ impl SwarmTrafficLane {
                 weights: &weights,
                 profile: profile.clone(),
                 stream: self.profile.as_ref().and_then(|p| p.bind().engine_stream()),
-                anchor_offset: anchor.map(|a| Running::anchor_offset(&curve, xform, a)),
+                anchor_local: anchor.map(|a| xform.affine_inverse() * a),
             };
             let mut base = self.base().clone();
             self.running = Some(Running::build(key, input, &mut base));
@@ -342,17 +343,20 @@ impl SwarmTrafficLane {
         if let (Some((id, _)), Some(at)) = (self.wake_actor, actor) {
             self.wake_actor = Some((id, at));
         }
-        let space = self.space();
+        let space = if self.wake_actor.is_some() { self.space() } else { Rid::Invalid };
         let Some(r) = self.running.as_mut() else { return };
         if r.lane.profile() != &profile {
             r.lane.set_profile(profile);
         }
         if let Some(a) = anchor {
-            r.lane.set_anchor(Running::anchor_offset(&curve, xform, a));
+            r.follow_anchor(xform.affine_inverse() * a);
         }
         r.lane.step(dt);
-        r.draw(xform);
-        r.update_voices(listener, dt);
+        let positions = r.needs_positions();
+        r.draw(xform, positions);
+        if r.voices.has_players() {
+            r.update_voices(listener, dt);
+        }
         let (mut woken, mut slept) = (0, false);
         if let Some(at) = actor.filter(|_| r.wake.remaining.is_some()) {
             (woken, slept) = r.update_wake(to_vec3(at), dt, xform, space);

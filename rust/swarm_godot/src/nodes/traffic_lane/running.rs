@@ -46,23 +46,25 @@ pub struct BuildInput<'a> {
     pub weights: &'a [f32],
     pub profile: TrafficProfile,
     pub stream: Option<Gd<godot::classes::AudioStream>>,
-    pub anchor_offset: Option<f32>,
+    /// The anchor's position in the path's space.
+    pub anchor_local: Option<Vector3>,
 }
 
 pub struct Running {
     pub key: BuildKey,
     pub lane: Lane,
     line: Polyline,
-    /// Per slot: its kind and its index in that kind's MultiMesh.
-    slot_kind: Vec<(usize, usize)>,
+    /// Per vehicle mesh: the slots it draws, in instance order.
+    kind_slots: Vec<Vec<u32>>,
     visuals: Vec<Option<KindVisual>>,
-    /// Per slot: the vehicle's place and frame in the path's space, and its global position.
-    local: Vec<Transform3D>,
+    /// Per slot: the vehicle's global position (when voices or colliders need it).
     pub global: Vec<Vec3>,
     dist2: Vec<f32>,
     pub voices: Voices,
     pub colliders: Colliders,
     pub wake: Wake,
+    /// The anchor's last closest offset (where the next search starts).
+    anchor_offset: Option<f32>,
 }
 
 impl Running {
@@ -94,21 +96,18 @@ impl Running {
             reverse: key.reverse,
             vehicle_count: key.vehicle_count,
             window: key.window.map(|(b, a)| (f32::from_bits(b), f32::from_bits(a))),
-            anchor_offset: input.anchor_offset,
+            anchor_offset: input.anchor_local.map(|a| line.closest_offset(to_vec3(a), None)),
             seed: key.seed,
             kinds: kinds.clone(),
         };
         let lane = Lane::new(input.profile, &setup);
         let n = lane.len();
         let nk = kinds.len().max(1);
-        let mut counts = vec![0usize; nk];
-        let slot_kind: Vec<(usize, usize)> = (0..n)
-            .map(|s| {
-                let k = lane.kind(s).min(nk - 1);
-                counts[k] += 1;
-                (k, counts[k] - 1)
-            })
-            .collect();
+        let mut kind_slots = vec![Vec::new(); nk];
+        for slot in 0..n {
+            kind_slots[lane.kind(slot).min(nk - 1)].push(slot as u32);
+        }
+        let counts: Vec<usize> = kind_slots.iter().map(Vec::len).collect();
         let boxes: Vec<KindBox> = (0..nk)
             .map(|k| match aabbs.get(k).copied().flatten() {
                 Some(a) if !kinds.is_empty() => KindBox {
@@ -139,56 +138,78 @@ impl Running {
                 Some(KindVisual { instance: mmi, multimesh: mm, buffer, centre_z })
             })
             .collect();
-        let kinds_of_slots: Vec<usize> = slot_kind.iter().map(|k| k.0).collect();
+        let kinds_of_slots: Vec<usize> = (0..n).map(|slot| lane.kind(slot).min(nk - 1)).collect();
         let colliders = Colliders::new(&boxes, &kinds_of_slots, key.layers.0, key.layers.1, parent.instance_id());
         let voices = Voices::new(parent, input.stream, key.max_voices as usize);
         Running {
             key,
             lane,
             line,
-            slot_kind,
+            kind_slots,
             visuals,
-            local: vec![Transform3D::IDENTITY; n],
             global: vec![Vec3::ZERO; n],
             dist2: vec![0.0; n],
             voices,
             colliders,
             wake: Wake::default(),
+            anchor_offset: None,
         }
     }
 
-    /// The curve offset of a global point's closest place on the curve.
-    pub fn anchor_offset(curve: &Gd<Curve3D>, path_xform: Transform3D, global: Vector3) -> f32 {
-        curve.get_closest_offset(path_xform.affine_inverse() * global)
+    /// Moves the lane's window to the closest point of the curve to the anchor (given in the
+    /// path's space), searching near the last one.
+    pub fn follow_anchor(&mut self, local: Vector3) {
+        let o = self.line.closest_offset(to_vec3(local), self.anchor_offset);
+        self.anchor_offset = Some(o);
+        self.lane.set_anchor(o);
     }
 
-    /// Places every vehicle: its frame on the curve into its MultiMesh row and `local`, and its
-    /// global position; then one `set_buffer` per vehicle mesh.
-    pub fn draw(&mut self, path_xform: Transform3D) {
+    /// Draws every vehicle: its frame on the curve into its mesh's MultiMesh row, then one
+    /// `set_buffer` per vehicle mesh. With `positions`, also each vehicle's global position
+    /// (for the voices and the colliders).
+    pub fn draw(&mut self, path_xform: Transform3D, positions: bool) {
         let sign = if self.lane.reverse() { -1.0 } else { 1.0 };
-        let mut row = [0.0f32; 12];
-        for slot in 0..self.lane.len() {
-            let sample = self.line.sample(self.lane.offset(slot));
-            let (k, idx) = self.slot_kind[slot];
-            let centre_z = self.visuals[k].as_ref().map_or(0.0, |v| v.centre_z);
-            let shown = if self.lane.on_curve(slot) { 1.0 } else { 0.0 };
-            sample.write_instance(sign, centre_z, shown, &mut row);
-            if let Some(v) = self.visuals[k].as_mut() {
-                v.buffer.as_mut_slice()[idx * 12..idx * 12 + 12].copy_from_slice(&row);
+        let (lane, line) = (&self.lane, &self.line);
+        for (v, slots) in self.visuals.iter_mut().zip(&self.kind_slots) {
+            let Some(v) = v else { continue };
+            let rows = v.buffer.as_mut_slice();
+            for (row, &slot) in rows.chunks_exact_mut(12).zip(slots) {
+                let slot = slot as usize;
+                let shown = if lane.on_curve(slot) { 1.0 } else { 0.0 };
+                line.sample(lane.offset(slot)).write_instance(sign, v.centre_z, shown, row);
             }
-            sample.write_instance(sign, 0.0, 1.0, &mut row);
-            let basis = Basis::from_rows(
-                Vector3::new(row[0], row[1], row[2]),
-                Vector3::new(row[4], row[5], row[6]),
-                Vector3::new(row[8], row[9], row[10]),
-            );
-            self.local[slot] = Transform3D::new(basis, Vector3::new(row[3], row[7], row[11]));
-            self.global[slot] = to_vec3(path_xform * to_vector3(sample.pos));
-        }
-        for v in self.visuals.iter_mut().flatten() {
             v.instance.set_global_transform(path_xform);
             v.multimesh.set_buffer(&v.buffer);
         }
+        if positions {
+            self.refresh_positions(path_xform);
+        }
+    }
+
+    /// Each vehicle's global position.
+    pub fn refresh_positions(&mut self, path_xform: Transform3D) {
+        let (lane, line) = (&self.lane, &self.line);
+        for (slot, g) in self.global.iter_mut().enumerate() {
+            *g = to_vec3(path_xform * to_vector3(line.sample(lane.offset(slot)).pos));
+        }
+    }
+
+    /// A vehicle's transform in the path's space (its collider's place).
+    fn local_transform(&self, slot: usize) -> Transform3D {
+        let sign = if self.lane.reverse() { -1.0 } else { 1.0 };
+        let mut m = [0.0f32; 12];
+        self.line.sample(self.lane.offset(slot)).write_instance(sign, 0.0, 1.0, &mut m);
+        let basis = Basis::from_rows(
+            Vector3::new(m[0], m[1], m[2]),
+            Vector3::new(m[4], m[5], m[6]),
+            Vector3::new(m[8], m[9], m[10]),
+        );
+        Transform3D::new(basis, Vector3::new(m[3], m[7], m[11]))
+    }
+
+    /// Voices or colliders need the vehicles' global positions this frame.
+    pub fn needs_positions(&self) -> bool {
+        self.voices.has_players() || self.wake.remaining.is_some()
     }
 
     /// Squared distances from every vehicle to `point` (infinite with none).
@@ -209,8 +230,12 @@ impl Running {
     pub fn update_wake(&mut self, actor: Vec3, dt: f32, path_xform: Transform3D, space: Rid) -> (usize, bool) {
         self.distances_to(Some(actor));
         let change = self.wake.update(&mut self.lane, &self.dist2, dt);
-        let local = &self.local;
-        self.colliders.apply(&self.wake.awake, space, |slot| path_xform * local[slot]);
+        let transforms: Vec<Transform3D> = if change.woken > 0 {
+            (0..self.lane.len()).map(|slot| path_xform * self.local_transform(slot)).collect()
+        } else {
+            Vec::new()
+        };
+        self.colliders.apply(&self.wake.awake, space, |slot| transforms.get(slot).copied().unwrap_or_default());
         (change.woken, change.slept)
     }
 
