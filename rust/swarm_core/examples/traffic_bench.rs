@@ -3,8 +3,8 @@
 //! it), measured alone and with the instance rows the engine uploads (curve sample and 3x4 matrix
 //! per vehicle). One thread: a lane is one sequential sweep.
 //!
-//!   cargo run --release -p swarm_core --example traffic_bench -- [--lanes=100] [--vehicles=100]
-//!       [--steps=600] [--out=PATH]
+//!   cargo run --release -p swarm_core --example traffic_bench -- [--lanes 100] [--vehicles 100]
+//!       [--steps 600] [--out PATH]
 
 use std::time::Instant;
 
@@ -18,8 +18,15 @@ fn percentile(v: &mut [f64], p: f64) -> f64 {
 
 fn main() {
     let (mut lanes_n, mut vehicles, mut steps, mut out) = (100usize, 100usize, 600usize, None::<String>);
-    for a in std::env::args().skip(1) {
-        let (k, v) = a.split_once('=').unwrap_or((&a, ""));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        // `--key=value` or `--key value`.
+        let (k, v) = match a.split_once('=') {
+            Some((k, v)) => (k, v.to_string()),
+            None => (a.as_str(), it.next().cloned().unwrap_or_default()),
+        };
+        let v = v.as_str();
         match k {
             "--lanes" => lanes_n = v.parse().expect("--lanes"),
             "--vehicles" => vehicles = v.parse().expect("--vehicles"),
