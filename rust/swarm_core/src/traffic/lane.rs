@@ -85,7 +85,9 @@ impl Lane {
             kinds.iter().map(|k| k.half_length).sum::<f32>() / kinds.len() as f32
         };
         let (window, looping) = Window::initial(setup, length);
-        let span = window.map_or(length, |w| w.lead - w.trail);
+        // A window at the curve's end is clamped now but will not be later: fill the whole span.
+        let span =
+            window.map_or(length, |w| if w.anchored { (w.behind + w.ahead).min(length) } else { w.lead - w.trail });
         let n = if setup.vehicle_count > 0 {
             setup.vehicle_count
         } else {

@@ -77,10 +77,12 @@ impl Voices {
         }
     }
 
-    /// Frees the players.
+    /// Stops and frees the players (stopped first: a playing voice's playback would otherwise
+    /// outlive a tree that is being torn down).
     pub fn free(&mut self) {
         for mut p in self.players.drain(..) {
             if p.is_instance_valid() {
+                p.stop();
                 p.queue_free();
             }
         }

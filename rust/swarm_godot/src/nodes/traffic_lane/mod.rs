@@ -3,6 +3,7 @@
 
 mod audio;
 mod colliders;
+mod monitors;
 mod running;
 
 use godot::classes::{Camera3D, Curve3D, Engine, INode3D, Mesh, Node3D, Path3D};
@@ -90,6 +91,8 @@ pub struct SwarmTrafficLane {
     reported: Vec<String>,
     /// The lane has run: a path that goes away later is no error (it may be leaving the tree).
     ran: bool,
+    /// Ids of the debugger monitors this lane added.
+    monitors: Vec<StringName>,
     /// The actor of a wake event, and where it was last seen.
     wake_actor: Option<(InstanceId, Vector3)>,
 
@@ -98,8 +101,16 @@ pub struct SwarmTrafficLane {
 
 #[godot_api]
 impl INode3D for SwarmTrafficLane {
+    fn enter_tree(&mut self) {
+        if !Engine::singleton().is_editor_hint() {
+            let name = self.base().get_name().to_string();
+            self.monitors = monitors::add(&name, self.base().instance_id(), Self::stat_of);
+        }
+    }
+
     fn exit_tree(&mut self) {
         self.stop();
+        monitors::remove(&mut self.monitors);
     }
 
     fn physics_process(&mut self, delta: f64) {
@@ -197,6 +208,13 @@ impl SwarmTrafficLane {
 }
 
 impl SwarmTrafficLane {
+    /// One of `get_stats`' numbers of the lane `id` (for the monitors; 0 when it is gone).
+    fn stat_of(id: InstanceId, key: &str) -> f64 {
+        let Ok(lane) = Gd::<SwarmTrafficLane>::try_from_instance_id(id) else { return 0.0 };
+        let v = lane.bind().get_stats().get(key).unwrap_or_default();
+        v.try_to::<i64>().map(|i| i as f64).or_else(|_| v.try_to::<f64>()).unwrap_or(0.0)
+    }
+
     fn label(&self) -> String {
         format!("SwarmTrafficLane '{}'", self.base().get_name())
     }
