@@ -1,6 +1,6 @@
 # A traffic lane on a straight street: vehicles are drawn through a MultiMesh, listed front first
 # in driving order without overlap, move (mean speed), recycle around the moving camera's window,
-# both directions flow, and a closed curve loops.
+# both directions flow, a closed curve loops, and the debugger monitors show the stats.
 extends "res://test_base.gd"
 
 const Common := preload("res://tests/traffic_common.gd")
@@ -33,6 +33,9 @@ func run() -> bool:
 	for key in KEYS:
 		check(s.has(key), "get_stats() lacks '%s' (has %s)" % [key, s.keys()])
 	check(s["vehicles"] >= 10, "the 120 m window is filled: %s vehicles" % s["vehicles"])
+	var monitor := &"Swarm Traffic/Forward vehicles"
+	if check(Performance.has_custom_monitor(monitor), "the lane's debugger monitors"):
+		check_eq(int(Performance.get_custom_monitor(monitor)), s["vehicles"], "the vehicles monitor")
 	var mmi: MultiMeshInstance3D = null
 	for c in forward.get_children(true):
 		if c is MultiMeshInstance3D:
