@@ -1,6 +1,7 @@
 # A traffic lane on a straight street: vehicles are drawn through a MultiMesh, listed front first
 # in driving order without overlap, move (mean speed), recycle around the moving camera's window,
-# both directions flow, a closed curve loops, and the debugger monitors show the stats.
+# both directions flow, a closed curve loops, the debugger monitors show the stats, and the
+# editor gizmo's window outline covers the window.
 extends "res://test_base.gd"
 
 const Common := preload("res://tests/traffic_common.gd")
@@ -55,6 +56,11 @@ func run() -> bool:
 		listed.sort()
 		for i in mini(drawn.size(), listed.size()):
 			check(absf(drawn[i] - listed[i]) < 0.01, "vehicle drawn at x = %.2f, listed at %.2f" % [drawn[i], listed[i]])
+	# The editor gizmo's outline: line pairs along the window (240..360 m on the street), lifted.
+	var outline := forward.get_window_outline()
+	check(outline.size() >= 8 and outline.size() % 2 == 0, "window outline points: %d" % outline.size())
+	for p in outline:
+		check(p.x >= 240.0 - 0.01 and p.x <= 360.0 + 0.01 and absf(p.y - 0.3) < 0.01, "outline point %s outside the window" % p)
 	var offsets := forward.get_vehicle_offsets()
 	check(offsets[0] <= 360.0 + 0.1 and offsets[0] > 300.0, "the front is at the window's leading edge: %s" % offsets[0])
 

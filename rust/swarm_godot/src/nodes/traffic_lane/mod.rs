@@ -91,6 +91,8 @@ pub struct SwarmTrafficLane {
     reported: Vec<String>,
     /// The lane has run: a path that goes away later is no error (it may be leaving the tree).
     ran: bool,
+    /// Physics frames seen in the editor (the gizmo is redrawn every few).
+    editor_frames: u32,
     /// Ids of the debugger monitors this lane added.
     monitors: Vec<StringName>,
     /// The actor of a wake event, and where it was last seen.
@@ -115,6 +117,11 @@ impl INode3D for SwarmTrafficLane {
 
     fn physics_process(&mut self, delta: f64) {
         if Engine::singleton().is_editor_hint() {
+            // The window gizmo follows the anchor while it is moved in the editor.
+            self.editor_frames = self.editor_frames.wrapping_add(1);
+            if self.editor_frames % 15 == 0 {
+                self.base_mut().update_gizmos();
+            }
             return;
         }
         self.frame(delta as f32);
@@ -169,6 +176,56 @@ impl SwarmTrafficLane {
         r.start_wake(seconds);
         let (woken, _) = r.update_wake(to_vec3(at), 0.0, xform, space);
         self.signals().colliders_woken().emit(woken as i64);
+    }
+
+    /// The window drawn by the editor gizmo, as pairs of points for lines in this node's space:
+    /// the stretch of the curve it covers (lifted 0.3 m), a bar across each edge and a shorter
+    /// one at the anchor. At run time it is where the lane's window is; in the editor, around
+    /// [member window_anchor], or the curve's middle without one (at run time the window follows
+    /// the camera). Empty without a usable path.
+    #[func]
+    fn get_window_outline(&self) -> PackedVector3Array {
+        let mut out = PackedVector3Array::new();
+        let Some(path) = self.find_path().filter(|p| p.is_inside_tree()) else { return out };
+        let Some(curve) = Self::usable_curve(&path) else { return out };
+        let len = curve.get_baked_length();
+        let to_me = self.base().get_global_transform().affine_inverse() * path.get_global_transform();
+        let anchor = self
+            .base()
+            .get_node_or_null(&self.window_anchor)
+            .filter(|_| !self.window_anchor.is_empty())
+            .and_then(|n| n.try_cast::<Node3D>().ok())
+            .map_or(0.5 * len, |a| {
+                curve.get_closest_offset(path.get_global_transform().affine_inverse() * a.get_global_position())
+            });
+        let mut c = Checker::new(String::new());
+        let (behind, ahead) = (c.f(&tb::WINDOW_BEHIND, self.window_behind), c.f(&tb::WINDOW_AHEAD, self.window_ahead));
+        // At run time: where the running lane's window is.
+        let anchor = self.running.as_ref().and_then(|r| r.anchor_offset()).unwrap_or(anchor);
+        // "Ahead" is along the direction of travel.
+        let (lo, hi) = if self.reverse { (anchor - ahead, anchor + behind) } else { (anchor - behind, anchor + ahead) };
+        let closed = curve.is_closed();
+        let (lo, hi) = if closed { (lo, hi.min(lo + len)) } else { (lo.max(0.0), hi.min(len)) };
+        let lift = Vector3::new(0.0, 0.3, 0.0);
+        let at = |o: f32| {
+            let o = if closed { o.rem_euclid(len) } else { o };
+            to_me * (curve.sample_baked_ex().offset(o).done() + lift)
+        };
+        let steps = (((hi - lo) / 2.0).ceil() as usize).clamp(1, 2000);
+        for i in 0..steps {
+            let (a, b) = (lo + (hi - lo) * i as f32 / steps as f32, lo + (hi - lo) * (i + 1) as f32 / steps as f32);
+            out.push(at(a));
+            out.push(at(b));
+        }
+        for (o, half_width) in [(lo, 2.0), (hi, 2.0), (anchor, 0.8)] {
+            let p = at(o);
+            let d = at((o + 0.5).min(if closed { f32::MAX } else { len }))
+                - at((o - 0.5).max(if closed { f32::MIN } else { 0.0 }));
+            let side = d.cross(Vector3::UP).try_normalized().unwrap_or(Vector3::RIGHT) * half_width;
+            out.push(p - side);
+            out.push(p + side);
+        }
+        out
     }
 
     /// Each vehicle's distance along the curve (its offset, as [method Curve3D.sample_baked]

@@ -156,6 +156,11 @@ impl Running {
         }
     }
 
+    /// The anchor's last closest offset on the curve.
+    pub fn anchor_offset(&self) -> Option<f32> {
+        self.anchor_offset
+    }
+
     /// Moves the lane's window to the closest point of the curve to the anchor (given in the
     /// path's space), searching near the last one.
     pub fn follow_anchor(&mut self, local: Vector3) {
