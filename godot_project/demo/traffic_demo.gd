@@ -56,7 +56,7 @@ func _ready() -> void:
 	_build_environment()
 	_build_street()
 	_build_player()
-	camera.global_position = player.global_position + Vector3(-14, 7, 9)
+	camera.global_position = player.global_position + Vector3(-12, 10, 13)
 	_build_lanes()
 	_build_ui()
 	if _run_frames > 0:
@@ -241,8 +241,8 @@ func _physics_process(delta: float) -> void:
 	_move_player(delta)
 	# The camera travels with the player, a little behind and above, looking along the street.
 	var target := player.global_position
-	camera.global_position = camera.global_position.lerp(target + Vector3(-14, 7, 9), minf(1.0, 4.0 * delta))
-	camera.look_at(target + Vector3(8, 0, 0))
+	camera.global_position = camera.global_position.lerp(target + Vector3(-12, 10, 13), minf(1.0, 4.0 * delta))
+	camera.look_at(target + Vector3(10, 0, -2))
 	var voices := 0
 	for lane in lanes:
 		voices += lane.get_stats()["voices_playing"]

@@ -51,6 +51,7 @@ func run() -> bool:
 	for o in near:
 		check(absf(o - 150.0) <= 6.0 + 2.2, "only vehicles near the actor wake: one at %.1f" % o)
 	check(lane.get_stats()["frozen"], "the lane is frozen while colliders are awake")
+	check_eq(lane.get_stats()["moving"], 0, "vehicles moving in a frozen lane")
 
 	# The actor walks 10 m along the street: the vehicles it passes wake too.
 	for i in 20:

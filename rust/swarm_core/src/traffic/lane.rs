@@ -257,9 +257,14 @@ impl Lane {
         self.recycled
     }
 
-    /// A frozen lane does not move (colliders are awake).
+    /// A frozen lane does not move (colliders are awake): its vehicles stand (speed 0, so they
+    /// are silent and not counted as moving) and pull away again from rest when it thaws.
     pub fn set_frozen(&mut self, frozen: bool) {
         self.frozen = frozen;
+        if frozen {
+            self.speed.fill(0.0);
+            self.moved.fill(0.0);
+        }
     }
 
     pub fn frozen(&self) -> bool {

@@ -406,6 +406,7 @@ fn colliders_wake_near_the_actor_freeze_the_lane_and_sleep_after_the_time() {
         lane.step(DT);
         if step < 59 {
             assert!(lane.frozen());
+            assert_eq!(lane.stats().moving, 0, "a frozen lane's vehicles stand");
             assert_eq!(fingerprint(&lane), before, "the lane does not move while colliders are awake");
         }
         if change.slept {
