@@ -61,7 +61,9 @@ func run() -> bool:
 	var actor := Node3D.new()
 	add_child(actor)
 	await physics_frames(10)
-	lane.wake_colliders(actor, 0.2)
+	var slept := [0]
+	lane.colliders_slept.connect(func(): slept[0] += 1)
+	lane.wake_colliders(actor, 5.0)
 	actor.queue_free()
 	anchor.queue_free()
 	await physics_frames(30)
@@ -69,6 +71,7 @@ func run() -> bool:
 	street.queue_free()
 	await physics_frames(5)
 	check_eq(lane.get_stats()["vehicles"], 0, "a lane whose path was freed stops")
+	check_eq(slept[0], 1, "colliders_slept when the path went away during a wake event")
 	lane.queue_free()
 	await physics_frames(5)
 	return passed()

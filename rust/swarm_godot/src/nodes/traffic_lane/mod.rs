@@ -111,7 +111,7 @@ impl INode3D for SwarmTrafficLane {
     }
 
     fn exit_tree(&mut self) {
-        self.stop();
+        let _ = self.stop();
         monitors::remove(&mut self.monitors);
     }
 
@@ -142,7 +142,8 @@ impl SwarmTrafficLane {
     /// (possibly 0), and on each later frame of the event that woke more as the actor moved.
     #[signal]
     fn colliders_woken(count: i64);
-    /// Emitted when a wake event ended and every collider was disabled again.
+    /// Emitted when a wake event ended and every collider was disabled again (also when the lane
+    /// was rebuilt, or lost its path, during the event).
     #[signal]
     fn colliders_slept();
 
@@ -371,11 +372,22 @@ impl SwarmTrafficLane {
     }
 
     /// Tears the running lane down (no error: the path or lane may simply be leaving).
-    fn stop(&mut self) {
+    /// Returns whether a wake event was cut short (its colliders are gone with the lane).
+    fn stop(&mut self) -> bool {
+        let mut interrupted = false;
         if let Some(mut r) = self.running.take() {
+            interrupted = r.wake.remaining.is_some();
             r.free();
         }
         self.wake_actor = None;
+        interrupted
+    }
+
+    /// `colliders_slept` for an event whose lane was torn down or rebuilt under it.
+    fn stop_and_report(&mut self) {
+        if self.stop() {
+            self.signals().colliders_slept().emit();
+        }
     }
 
     /// One physics frame: read, step, write, emit.
@@ -384,7 +396,7 @@ impl SwarmTrafficLane {
         self.report(problems);
         let path = self.find_path().filter(|p| p.is_inside_tree());
         let Some((path, curve)) = path.and_then(|p| Self::usable_curve(&p).map(|c| (p, c))) else {
-            self.stop();
+            self.stop_and_report();
             return;
         };
         let profile = self.core_profile();
@@ -394,7 +406,7 @@ impl SwarmTrafficLane {
         let anchored = anchor.is_some() || self.running.as_ref().is_some_and(|r| r.key.window.is_some());
         let key = self.build_key(&curve, &profile, anchored);
         if self.running.as_ref().is_none_or(|r| r.key != key) {
-            self.stop();
+            self.stop_and_report();
             let meshes: Vec<Option<Gd<Mesh>>> = self.vehicle_meshes.iter_shared().collect();
             let weights: Vec<f32> =
                 self.vehicle_weights.as_slice().iter().map(|w| tb::VEHICLE_WEIGHT.check(*w, &mut Vec::new())).collect();
