@@ -5,7 +5,8 @@
 #       1,000,000 agents, and a dense crowd of 5,000 through a doorway; about 3 minutes on 2 cores),
 #   (b) the engine benchmarks in a headless Godot (godot_project/bench/): Swarm at 5,000, 20,000
 #       and 100,000 agents, and Godot's own NavigationServer3D RVO agents (the peer) at 5,000 and
-#       20,000, each with the same moving target and a MultiMesh drawing the agents,
+#       20,000, each with the same moving target and a MultiMesh drawing the agents; and ambient
+#       traffic, 100 SwarmTrafficLanes of 100 vehicles against PathFollow3D + GDScript (the peer),
 # and writes BENCHMARKS.md (machine, date, commit, both tables, method).
 #
 #   ./bench.sh                 full run (about 5 minutes on 2 cores plus the build)
@@ -20,7 +21,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 OUT="$ROOT/bench_out"
 mkdir -p "$OUT"
-rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md
+rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md "$OUT"/traffic_core.md
 
 FRAMES=300; FRAMES_100K=120; WARMUP=60; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
 if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; WARMUP=20; REPEAT=1; fi
@@ -46,6 +47,12 @@ fi
 echo "== flow-field benchmark (cargo run --release -p swarm_core --example flow_field_bench)"
 if ! timeout -k 10 900 cargo run --release -q -p swarm_core --example flow_field_bench -- --out "$OUT/flow.md"; then
   echo "bench: the flow-field benchmark failed or timed out" >&2
+fi
+
+# (a3) ambient traffic: the lanes' core step at 100 lanes x 100 vehicles
+echo "== traffic core benchmark (cargo run --release -p swarm_core --example traffic_bench)"
+if ! timeout -k 10 300 cargo run --release -q -p swarm_core --example traffic_bench -- --out "$OUT/traffic_core.md"; then
+  echo "bench: the traffic core benchmark failed or timed out" >&2
 fi
 
 # (b) engine benchmarks
@@ -95,6 +102,8 @@ for try in $(seq "$REPEAT"); do
     run_engine swarm_lod_off swarm "$n" "$FRAMES" "$try" --lod=off
     run_engine nav_peer nav_peer "$n" "$FRAMES" "$try"
   done
+  run_engine traffic traffic 10000 "$FRAMES" "$try"
+  run_engine traffic_peer traffic_peer 10000 "$FRAMES" "$try"
   run_engine swarm swarm 100000 "$FRAMES_100K" "$try"
   run_engine swarm_lod_off swarm 100000 "$FRAMES_100K" "$try" --lod=off
 done
@@ -253,6 +262,28 @@ lines.append(
     "GDScript loop (two server calls per agent, integration, filling and uploading the MultiMesh buffer); "
     "the rest of its frame is the server's RVO pass and the per-agent avoidance callbacks. "
     "Raw JSON and logs are in `bench_out/`."
+)
+lines.append("")
+lines.append("## Ambient traffic: SwarmTrafficLane against PathFollow3D and GDScript")
+lines.append("")
+tcore = os.path.join(out, "traffic_core.md")
+if os.path.exists(tcore):
+    lines.append("`cargo run --release -p swarm_core --example traffic_bench`: 100 lanes of 100 vehicles on a winding 2 km street (baked every 0.2 m), every other lane driving against the curve, each lane's window (350 m behind and ahead) following an anchor moving 6 m/s; the core step alone, and with the instance rows the engine uploads:")
+    lines.append("")
+    lines.append(open(tcore).read().rstrip("\n"))
+    lines.append("")
+t, tp = load("traffic", 10000), load("traffic_peer", 10000)
+lines.append("| vehicles | Swarm median | Swarm p95 | PathFollow3D peer median | peer p95 | ratio peer / Swarm |")
+lines.append("|---:|---:|---:|---:|---:|---:|")
+lines.append(f"| 10,000 | {ms(t, 'median_ms')} | {ms(t, 'p95_ms')} | {ms(tp, 'median_ms')} | {ms(tp, 'p95_ms')} | {ratio(tp, t)} |")
+lines.append("")
+lines.append(
+    "Wall time per physics frame (ms), measured as for the scenes above. `traffic_bench.gd`: 100 `SwarmTrafficLane` nodes "
+    "of 100 vehicles (default `SwarmTrafficProfile`, a 4.4 m box mesh, no audio), each on its own straight 2 km "
+    "`Path3D`, every other lane reversed, all windows following one node moving 6 m/s; one MultiMesh upload per lane "
+    "per frame included. `traffic_peer_bench.gd`: the same lanes as a Godot user would write them without Swarm, one "
+    "`PathFollow3D` with a `MeshInstance3D` child per vehicle, one GDScript node per lane running the same "
+    "car-following, stop-and-go and belt rules over arrays and setting each follower's `progress`."
 )
 lines.append("")
 open("BENCHMARKS.md", "w").write("\n".join(lines))

@@ -2,12 +2,14 @@
 extends EditorPlugin
 ## Editor side of the Swarm addon. The node and resource classes come from the GDExtension
 ## (swarm.gdextension) and are registered by Godot on load; this plugin adds what only the
-## editor needs: the gizmos that draw the spawners' areas and the flow modifiers' boxes in the 3D
-## view, the Bake Flow Field button (with its progress bar) in the SwarmManager inspector, and
-## the setup-fix buttons beside the warnings of flow modifiers, breakables and pushables.
+## editor needs: the gizmos that draw the spawners' areas, the flow modifiers' boxes and the
+## traffic lanes' windows in the 3D view, the Bake Flow Field button (with its progress bar) in
+## the SwarmManager inspector, and the setup-fix buttons beside the warnings of flow modifiers,
+## breakables and pushables.
 
 var _spawner_gizmo: EditorNode3DGizmoPlugin
 var _modifier_gizmo: EditorNode3DGizmoPlugin
+var _traffic_gizmo: EditorNode3DGizmoPlugin
 var _flow_field_inspector: EditorInspectorPlugin
 var _setup_fix_inspector: EditorInspectorPlugin
 
@@ -17,6 +19,8 @@ func _enter_tree() -> void:
 	add_node_3d_gizmo_plugin(_spawner_gizmo)
 	_modifier_gizmo = preload("modifier_gizmo.gd").new()
 	add_node_3d_gizmo_plugin(_modifier_gizmo)
+	_traffic_gizmo = preload("traffic_gizmo.gd").new()
+	add_node_3d_gizmo_plugin(_traffic_gizmo)
 	# SwarmFlowModifier does not call update_gizmos() itself: redraw after an edit or an undo.
 	EditorInterface.get_inspector().property_edited.connect(_on_property_edited)
 	get_undo_redo().version_changed.connect(_redraw_selected_modifiers)
@@ -35,6 +39,9 @@ func _exit_tree() -> void:
 	if _modifier_gizmo != null:
 		remove_node_3d_gizmo_plugin(_modifier_gizmo)
 		_modifier_gizmo = null
+	if _traffic_gizmo != null:
+		remove_node_3d_gizmo_plugin(_traffic_gizmo)
+		_traffic_gizmo = null
 	var inspector := EditorInterface.get_inspector()
 	if inspector != null and inspector.property_edited.is_connected(_on_property_edited):
 		inspector.property_edited.disconnect(_on_property_edited)

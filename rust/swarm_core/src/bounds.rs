@@ -318,6 +318,64 @@ pub mod target {
     pub const ALL: &[Setting] = &[Setting::Float(&PRIORITY)];
 }
 
+/// `TrafficProfile` (the `SwarmTrafficProfile` resource) and the `SwarmTrafficLane` node's own
+/// numbers. Collision layer and mask are bit masks (every value is valid) and have no bound.
+pub mod traffic {
+    use super::*;
+
+    /// Most vehicles one lane holds (one lane is one sequential sweep).
+    pub const MAX_VEHICLES: i64 = 10_000;
+
+    pub const CRAWL_SPEED: FloatBound = float("crawl_speed", 0.0, 100.0, 2.5);
+    pub const ACCELERATION: FloatBound = float("acceleration", 0.01, 100.0, 2.0);
+    pub const BRAKING: FloatBound = float("braking", 0.01, 100.0, 6.0);
+    pub const PACKING_GAP: FloatBound = float("packing_gap", 0.0, 100.0, 2.5);
+    /// Also meant to lie below the packing gap (a warning, not a clamp: see `TrafficProfile::problems`).
+    pub const BRAKE_GAP: FloatBound = float("brake_gap", 0.0, 100.0, 0.6);
+    pub const GO_DISTANCE: RangeBound = range("go_distance", 0.0, 100.0, (0.8, 2.0));
+    pub const PAUSE_TIME: RangeBound = range("pause_time", 0.0, 60.0, (0.4, 1.2));
+    pub const MOVING_SPEED: FloatBound = float("moving_speed", 0.0, 100.0, 0.1);
+    pub const VOLUME_DB: FloatBound = float("volume_db", -80.0, 24.0, 0.0);
+    pub const EARSHOT: FloatBound = float("earshot", 0.0, 10_000.0, 30.0);
+    pub const FADE_TIME: FloatBound = float("fade_time", 0.0, 60.0, 0.5);
+    pub const MAX_VOICES: IntBound = int("max_voices", 0, 256, 8);
+    pub const WAKE_RADIUS: FloatBound = float("wake_radius", 0.0, 10_000.0, 6.0);
+
+    pub const WINDOW_BEHIND: FloatBound = float("window_behind", 0.0, 100_000.0, 60.0);
+    pub const WINDOW_AHEAD: FloatBound = float("window_ahead", 0.0, 100_000.0, 60.0);
+    pub const VEHICLE_COUNT: IntBound = int("vehicle_count", 0, MAX_VEHICLES, 0);
+    pub const VEHICLE_WEIGHT: FloatBound = float("vehicle_weights", 0.0, 1e9, 1.0);
+    /// Half a vehicle's length, measured from its mesh; the default stands in for a missing mesh.
+    pub const HALF_LENGTH: FloatBound = float("half_length", 0.05, 500.0, 2.0);
+    /// `wake_colliders`' duration.
+    pub const WAKE_SECONDS: FloatBound = float("seconds", 0.0, 3600.0, 3.0);
+
+    /// The profile's settings.
+    pub const ALL: &[Setting] = &[
+        Setting::Float(&CRAWL_SPEED),
+        Setting::Float(&ACCELERATION),
+        Setting::Float(&BRAKING),
+        Setting::Float(&PACKING_GAP),
+        Setting::Float(&BRAKE_GAP),
+        Setting::Range(&GO_DISTANCE),
+        Setting::Range(&PAUSE_TIME),
+        Setting::Float(&MOVING_SPEED),
+        Setting::Float(&VOLUME_DB),
+        Setting::Float(&EARSHOT),
+        Setting::Float(&FADE_TIME),
+        Setting::Int(&MAX_VOICES),
+        Setting::Float(&WAKE_RADIUS),
+    ];
+
+    /// The lane node's own fields.
+    pub const LANE: &[Setting] =
+        &[Setting::Float(&WINDOW_BEHIND), Setting::Float(&WINDOW_AHEAD), Setting::Int(&VEHICLE_COUNT)];
+
+    /// Per-entry and per-call values (weights, measured half lengths, `wake_colliders`' seconds).
+    pub const OTHER: &[Setting] =
+        &[Setting::Float(&VEHICLE_WEIGHT), Setting::Float(&HALF_LENGTH), Setting::Float(&WAKE_SECONDS)];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -333,6 +391,9 @@ mod tests {
         spawner::ALL,
         director::ALL,
         target::ALL,
+        traffic::ALL,
+        traffic::LANE,
+        traffic::OTHER,
     ];
 
     #[test]

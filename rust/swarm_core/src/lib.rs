@@ -31,6 +31,7 @@ pub mod steering;
 pub mod step;
 pub mod surface_nav;
 pub mod targets;
+pub mod traffic;
 pub mod workspace;
 pub mod world;
 

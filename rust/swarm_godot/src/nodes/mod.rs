@@ -9,3 +9,4 @@ pub mod manager;
 pub mod pushable;
 pub mod spawners;
 pub mod target;
+pub mod traffic_lane;

@@ -12,8 +12,11 @@
 //! Every `#[init(val = ...)]` equals the core default (no `init` means zero / false), bools
 //! included (those have no bound; they are compared with the core config's `Default`).
 
-use swarm_core::bounds::{archetype, attack, behavior, director, lod, movement, perception, spawner, target, world};
+use swarm_core::bounds::{
+    archetype, attack, behavior, director, lod, movement, perception, spawner, target, traffic, world,
+};
 use swarm_core::sanitize::Setting;
+use swarm_core::traffic::TrafficProfile;
 use swarm_core::{Archetype, AttackProfile, BehaviorProfile, MovementProfile, PerceptionProfile, WorldSettings};
 
 /// One exported field as written in a resource source.
@@ -164,6 +167,15 @@ fn resources() -> Vec<Resource> {
             engine_only: &[],
             bool_alias: &[],
         },
+        Resource {
+            file: "traffic_profile.rs",
+            source: include_str!("traffic_profile.rs"),
+            groups: &[traffic::ALL],
+            core_default: format!("{:?}", TrafficProfile::default()),
+            elsewhere: &[],
+            engine_only: &[],
+            bool_alias: &[],
+        },
     ]
 }
 
@@ -248,11 +260,17 @@ fn inspector_ranges_and_defaults_agree_with_the_core() {
 #[test]
 fn node_settings_agree_with_the_core() {
     type Node = (&'static str, &'static str, &'static str, &'static [&'static [Setting]]);
-    let nodes: [Node; 4] = [
+    let nodes: [Node; 5] = [
         ("nodes/spawners.rs", include_str!("../nodes/spawners.rs"), "SwarmRectSpawner", &[spawner::ALL]),
         ("nodes/spawners.rs", include_str!("../nodes/spawners.rs"), "SwarmRingSpawner", &[spawner::ALL]),
         ("nodes/director.rs", include_str!("../nodes/director.rs"), "SwarmSpawnerDirector", &[director::ALL]),
         ("nodes/target.rs", include_str!("../nodes/target.rs"), "SwarmTarget", &[target::ALL]),
+        (
+            "nodes/traffic_lane/mod.rs",
+            include_str!("../nodes/traffic_lane/mod.rs"),
+            "SwarmTrafficLane",
+            &[traffic::LANE],
+        ),
     ];
     let mut errs = Vec::new();
     for (file, source, class, groups) in nodes {

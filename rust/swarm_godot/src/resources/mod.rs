@@ -8,6 +8,7 @@ pub mod movement_profile;
 pub mod perception_profile;
 pub mod settings;
 pub mod spawn_profile;
+pub mod traffic_profile;
 
 #[cfg(test)]
 mod hints_agree;
