@@ -292,6 +292,89 @@ impl Agents {
     }
 }
 
+/// What a loaded agent column may refer to.
+pub(crate) struct Refs {
+    pub archetypes: usize,
+    pub target_slots: usize,
+    /// Cells of the surface flow field (0 without one: every agent's cell is then `NONE`).
+    pub cells: usize,
+}
+
+impl Agents {
+    /// Checks loaded storage: every column the same length, every number finite, every index
+    /// it holds (archetype, target slot, cell, tier, modes) in range. Names the first bad field
+    /// and agent index.
+    pub(crate) fn validate(&self, refs: &Refs) -> Result<(), String> {
+        let n = self.slot.len();
+        let lens = [
+            self.pos.len(),
+            self.vel.len(),
+            self.facing.len(),
+            self.yaw_rate.len(),
+            self.steer.len(),
+            self.archetype.len(),
+            self.flags.len(),
+            self.target.len(),
+            self.retarget_timer.len(),
+            self.params.len(),
+            self.health.len(),
+            self.seed.len(),
+            self.tier.len(),
+            self.dormant_timer.len(),
+            self.ps_cache.len(),
+            self.approach_cache.len(),
+            self.group_cache.len(),
+            self.attack.len(),
+            self.flash.len(),
+            self.cell.len(),
+            self.aware.len(),
+        ];
+        if lens.iter().any(|&l| l != n) {
+            return Err(format!("agent columns differ in length ({n} slots, lengths {lens:?})"));
+        }
+        let bad = |i: usize, field: &str| Err(format!("agent index {i}: {field} out of range or not a number"));
+        for i in 0..n {
+            let p = &self.params[i];
+            let params = [
+                p.max_speed,
+                p.max_acceleration,
+                p.braking_acceleration,
+                p.steering_response,
+                p.max_turn_speed,
+                p.max_turn_acceleration,
+                p.radius,
+                p.push_resistance,
+            ];
+            let (a, w) = (&self.attack[i], &self.aware[i]);
+            let checks: [(bool, &str); 14] = [
+                (self.pos[i].is_finite(), "position"),
+                (self.vel[i].is_finite(), "velocity"),
+                (self.facing[i].is_finite() && self.steer[i].is_finite(), "facing or steering"),
+                (self.yaw_rate[i].is_finite(), "turn rate"),
+                ((self.archetype[i] as usize) < refs.archetypes, "archetype"),
+                (self.target[i] == NO_TARGET || (self.target[i] as usize) < refs.target_slots, "target"),
+                (self.retarget_timer[i].is_finite() && self.dormant_timer[i].is_finite(), "timers"),
+                (params.iter().all(|v| v.is_finite() && *v >= 0.0), "movement parameters"),
+                (self.health[i].is_finite(), "health"),
+                (self.tier[i] <= crate::lod::CHEAP, "LOD tier"),
+                (self.flash[i].is_finite(), "hit flash"),
+                (self.cell[i] == u32::MAX || (self.cell[i] as usize) < refs.cells, "cell"),
+                (a.timer.is_finite() && a.contact.is_finite() && a.phase <= 3, "attack state"),
+                (w.spot.is_finite() && w.since.is_finite() && w.mode <= 3 && w.ray <= 2, "perception memory"),
+            ];
+            if let Some((_, field)) = checks.iter().find(|c| !c.0) {
+                return bad(i, field);
+            }
+        }
+        Ok(())
+    }
+
+    /// Capacity for `cap` agents without reallocating (a loaded column holds only its length).
+    pub(crate) fn reserve_to(&mut self, cap: usize) {
+        each_array!(self, |v| v.reserve(cap.saturating_sub(v.len())));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

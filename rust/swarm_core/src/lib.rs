@@ -21,6 +21,7 @@ pub mod movement;
 pub mod noise;
 pub mod perception;
 pub mod sanitize;
+pub mod save;
 pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;
@@ -42,5 +43,6 @@ pub use config::{
 };
 pub use glam;
 pub use ids::AgentId;
+pub use save::LoadError;
 pub use lod::LodSettings;
 pub use world::{DamageResult, PhaseTimes, SimState, SpawnError, StepStats, Workspace, World};
