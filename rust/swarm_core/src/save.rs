@@ -1,13 +1,16 @@
 //! A world as bytes: a versioned, checksummed frame around the postcard form of its `SimState`.
 //!
 //! Layout (little-endian): 4-byte magic `SWSV`, format version (u32), payload length (u32),
-//! CRC-32 of the payload (u32), then the payload. Reading never trusts a number it has not
+//! CRC-32 of the payload (u32), then the payload: the state and the host's names for its target
+//! slots and archetypes (`HostNames`; an engine layer stores node and resource paths there). Reading never trusts a number it has not
 //! checked: the frame's length must match the bytes present and stay under `MAX_PAYLOAD`,
 //! every length postcard reads is bounded by the bytes left (it allocates no more than it has
 //! read), and the decoded state is validated as a whole (`SimState::validate`) before a world
 //! is built on it. Every failure is a `LoadError` saying what was wrong; none panics.
 
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 
 use crate::state::SimState;
 use crate::world::World;
@@ -73,9 +76,48 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// The framed bytes of a state.
+/// Longest name a save may hold, in bytes.
+pub const MAX_NAME_LEN: usize = 4096;
+
+/// What the host calls the state's target slots and archetypes (a node path per target slot, a
+/// resource path per archetype), so it can bind them to its own objects again after a load.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HostNames {
+    /// `(target slot, name)` for each named target.
+    pub targets: Vec<(u32, String)>,
+    /// One name per archetype, in index order (empty when the host names none).
+    pub archetypes: Vec<String>,
+}
+
+impl HostNames {
+    /// Names must fit `MAX_NAME_LEN`, name registered target slots once each, and name every
+    /// archetype (or none).
+    fn validate(&self, state: &SimState) -> Result<(), String> {
+        let names = self.targets.iter().map(|t| &t.1).chain(&self.archetypes);
+        if names.into_iter().any(|n| n.len() > MAX_NAME_LEN) {
+            return Err(format!("a name is longer than {MAX_NAME_LEN} bytes"));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for (slot, name) in &self.targets {
+            if state.targets.get(*slot).is_none() || !seen.insert(*slot) {
+                return Err(format!("target '{name}' names slot {slot}, which is not a registered target or named twice"));
+            }
+        }
+        if !self.archetypes.is_empty() && self.archetypes.len() != state.archetypes.len() {
+            return Err(format!("{} archetype names for {} archetypes", self.archetypes.len(), state.archetypes.len()));
+        }
+        Ok(())
+    }
+}
+
+/// The framed bytes of a state (with no host names).
 pub fn encode(state: &SimState) -> Vec<u8> {
-    let payload = postcard::to_stdvec(state).expect("a Vec grows as needed");
+    encode_named(state, &HostNames::default())
+}
+
+/// The framed bytes of a state and the host's names for its parts.
+pub fn encode_named(state: &SimState, names: &HostNames) -> Vec<u8> {
+    let payload = postcard::to_stdvec(&(state, names)).expect("a Vec grows as needed");
     frame(&payload)
 }
 
@@ -129,21 +171,27 @@ pub fn unframe(bytes: &[u8]) -> Result<&[u8], LoadError> {
     Ok(payload)
 }
 
-/// A validated state from a payload (the unframed postcard bytes).
-pub fn decode_payload(payload: &[u8]) -> Result<SimState, LoadError> {
-    let (mut state, rest): (SimState, &[u8]) =
+/// A validated state and its host names from a payload (the unframed postcard bytes).
+pub fn decode_payload(payload: &[u8]) -> Result<(SimState, HostNames), LoadError> {
+    let ((mut state, names), rest): ((SimState, HostNames), &[u8]) =
         postcard::take_from_bytes(payload).map_err(|e| LoadError::Malformed(e.to_string()))?;
     if !rest.is_empty() {
         return Err(LoadError::Malformed(format!("{} bytes left after the world", rest.len())));
     }
     state.validate().map_err(LoadError::Invalid)?;
+    names.validate(&state).map_err(LoadError::Invalid)?;
     state.reserve();
-    Ok(state)
+    Ok((state, names))
 }
 
-/// A validated state from framed bytes.
-pub fn decode(bytes: &[u8]) -> Result<SimState, LoadError> {
+/// A validated state and its host names from framed bytes.
+pub fn decode_named(bytes: &[u8]) -> Result<(SimState, HostNames), LoadError> {
     decode_payload(unframe(bytes)?)
+}
+
+/// A validated state from framed bytes (host names dropped).
+pub fn decode(bytes: &[u8]) -> Result<SimState, LoadError> {
+    decode_named(bytes).map(|(s, _)| s)
 }
 
 impl World {
@@ -224,5 +272,18 @@ mod tests {
         let mut s = base.clone();
         s.perception.ray_budget = usize::MAX;
         assert!(invalid(&s).contains("sight rays"));
+    }
+
+    #[test]
+    fn host_names_round_trip_and_are_checked() {
+        let w = world();
+        let names = HostNames { targets: vec![(0, "../Player".into())], archetypes: vec!["res://zombie.tres".into()] };
+        let (_, back) = decode_named(&encode_named(w.state(), &names)).unwrap();
+        assert_eq!(back, names);
+        let bad = HostNames { targets: vec![(3, "../Ghost".into())], archetypes: vec![] };
+        let err = decode_named(&encode_named(w.state(), &bad)).unwrap_err().to_string();
+        assert!(err.contains("../Ghost"), "{err}");
+        let bad = HostNames { targets: vec![], archetypes: vec!["a".into(), "b".into()] };
+        assert!(decode_named(&encode_named(w.state(), &bad)).is_err());
     }
 }
