@@ -80,6 +80,10 @@ impl SimState {
         &self.agents
     }
 
+    pub fn archetypes_len(&self) -> usize {
+        self.archetypes.len()
+    }
+
     pub fn ticks(&self) -> u64 {
         self.ticks
     }
