@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes the core with cargo-fuzz (libFuzzer) on a nightly toolchain, installing what is missing.
 #
-#   tools/fuzz.sh [decode|ops] [seconds] [extra libFuzzer flags...]
+#   tools/fuzz.sh [decode|load_step|ops] [seconds] [extra libFuzzer flags...]
 #
 # decode: the save decoder (World::load's bytes), seeded with real saves from
-#         `cargo run --example save_seed`; ops: random operation sequences on the public core API
+#         `cargo run --example save_seed`; load_step: the same, and whatever loads is stepped;
+#         ops: random operation sequences on the public core API
 #         with invariants checked after each. Default: decode for 600 s, one process, 2 GiB RSS
 #         limit, 10 s per-input timeout (a slower input counts as a hang). Crashing inputs land in
 #         fuzz/artifacts/<target>/; turn each into a regression test. The closing lines of
@@ -20,7 +21,7 @@ cargo +nightly fuzz --version >/dev/null 2>&1 || cargo +stable install cargo-fuz
 
 CORPUS="$ROOT/fuzz/corpus/$TARGET"
 mkdir -p "$CORPUS"
-if [[ "$TARGET" == decode && ! -e "$CORPUS/payload.bin" ]]; then
+if [[ "$TARGET" != ops && ! -e "$CORPUS/payload.bin" ]]; then
   (cd "$ROOT" && cargo run --release -q -p swarm_core --example save_seed -- "$CORPUS")
 fi
 cd "$ROOT/fuzz"

@@ -292,6 +292,26 @@ impl Agents {
     }
 }
 
+/// Largest coordinate a loaded world may hold (metres): far beyond any level, yet small enough
+/// that squared distances between such points stay finite in `f32`.
+pub const MAX_COORD: f32 = 1e9;
+/// Largest speed, acceleration or turn rate a loaded agent may hold.
+pub const MAX_RATE: f32 = 1e6;
+/// Largest timer a loaded agent may hold (seconds).
+pub const MAX_SECONDS: f32 = 1e9;
+/// Largest health a loaded agent may hold.
+pub const MAX_HEALTH: f32 = 1e12;
+
+/// Finite and at most `limit` in magnitude.
+pub(crate) fn in_limit(v: f32, limit: f32) -> bool {
+    v.is_finite() && v.abs() <= limit
+}
+
+/// Finite and no longer than 1 (with rounding room).
+fn unit_disk(v: Vec2) -> bool {
+    v.is_finite() && v.length_squared() <= 1.0001
+}
+
 /// What a loaded agent column may refer to.
 pub(crate) struct Refs {
     pub archetypes: usize,
@@ -346,21 +366,22 @@ impl Agents {
                 p.push_resistance,
             ];
             let (a, w) = (&self.attack[i], &self.aware[i]);
+            let (pos, vel) = (self.pos[i], self.vel[i]);
             let checks: [(bool, &str); 14] = [
-                (self.pos[i].is_finite(), "position"),
-                (self.vel[i].is_finite(), "velocity"),
-                (self.facing[i].is_finite() && self.steer[i].is_finite(), "facing or steering"),
-                (self.yaw_rate[i].is_finite(), "turn rate"),
+                (in_limit(pos.x, MAX_COORD) && in_limit(pos.y, MAX_COORD) && in_limit(pos.z, MAX_COORD), "position"),
+                (vel.is_finite() && vel.length_squared() <= MAX_RATE * MAX_RATE, "velocity"),
+                (unit_disk(self.facing[i]) && unit_disk(self.steer[i]), "facing or steering"),
+                (in_limit(self.yaw_rate[i], MAX_RATE), "turn rate"),
                 ((self.archetype[i] as usize) < refs.archetypes, "archetype"),
                 (self.target[i] == NO_TARGET || (self.target[i] as usize) < refs.target_slots, "target"),
-                (self.retarget_timer[i].is_finite() && self.dormant_timer[i].is_finite(), "timers"),
-                (params.iter().all(|v| v.is_finite() && *v >= 0.0), "movement parameters"),
-                (self.health[i].is_finite(), "health"),
+                (in_limit(self.retarget_timer[i], MAX_SECONDS) && in_limit(self.dormant_timer[i], MAX_SECONDS), "timers"),
+                (params.iter().all(|&v| in_limit(v, MAX_RATE) && v >= 0.0), "movement parameters"),
+                (in_limit(self.health[i], MAX_HEALTH), "health"),
                 (self.tier[i] <= crate::lod::CHEAP, "LOD tier"),
-                (self.flash[i].is_finite(), "hit flash"),
+                (in_limit(self.flash[i], MAX_SECONDS), "hit flash"),
                 (self.cell[i] == u32::MAX || (self.cell[i] as usize) < refs.cells, "cell"),
-                (a.timer.is_finite() && a.contact.is_finite() && a.phase <= 3, "attack state"),
-                (w.spot.is_finite() && w.since.is_finite() && w.mode <= 3 && w.ray <= 2, "perception memory"),
+                (in_limit(a.timer, MAX_SECONDS) && in_limit(a.contact, MAX_SECONDS) && a.phase <= 3, "attack state"),
+                (w.spot.abs().max_element() <= MAX_COORD && in_limit(w.since, MAX_SECONDS) && w.mode <= 3 && w.ray <= 2, "perception memory"),
             ];
             if let Some((_, field)) = checks.iter().find(|c| !c.0) {
                 return bad(i, field);

@@ -240,6 +240,12 @@ mod tests {
         s.agents.pos[2].x = f32::NAN;
         assert!(invalid(&s).contains("agent index 2: position"));
         let mut s = base.clone();
+        s.agents.steer[1].x = -2.9e38;
+        assert!(invalid(&s).contains("agent index 1: facing or steering"), "finite but absurd steering");
+        let mut s = base.clone();
+        s.agents.pos[0].z = 1e30;
+        assert!(invalid(&s).contains("agent index 0: position"), "finite but absurd position");
+        let mut s = base.clone();
         s.agents.health.pop();
         assert!(invalid(&s).contains("columns differ in length"));
         let mut s = base.clone();

@@ -153,16 +153,18 @@ impl SimState {
         self.agents.validate(&Refs { archetypes: self.archetypes.len(), target_slots, cells })?;
         self.ids.validate(&self.agents.slot, self.settings.max_agents)?;
         if let Some(cam) = &self.camera {
-            if cam.planes.len() > MAX_CAMERA_PLANES || !cam.is_valid() {
+            let huge = cam.planes.iter().any(|p| p.abs().max_element() > crate::agents::MAX_COORD);
+            if cam.planes.len() > MAX_CAMERA_PLANES || !cam.is_valid() || huge {
                 return Err("camera frustum is not usable".into());
             }
         }
         let p = &self.perception;
-        let noises_ok = p.noises.iter().all(|z| z.position.is_finite() && z.radius.is_finite() && z.radius >= 0.0);
+        let coord = |v: glam::Vec3| v.is_finite() && v.abs().max_element() <= crate::agents::MAX_COORD;
+        let noises_ok = p.noises.iter().all(|z| coord(z.position) && z.radius.is_finite() && (0.0..=crate::agents::MAX_COORD).contains(&z.radius));
         if p.noises.len() > MAX_NOISES_PER_STEP || !noises_ok {
             return Err("queued noises are out of range".into());
         }
-        let rays_ok = p.requests.iter().all(|r| r.from.is_finite() && r.to.is_finite() && (r.target as usize) < target_slots);
+        let rays_ok = p.requests.iter().all(|r| coord(r.from) && coord(r.to) && (r.target as usize) < target_slots);
         if p.ray_budget > 1 << 20 || p.requests.len() > p.ray_budget || !rays_ok {
             return Err("pending sight rays are out of range".into());
         }

@@ -136,7 +136,8 @@ impl Targets {
         }
         for (k, t) in self.slots.iter().enumerate() {
             let Some(t) = t else { continue };
-            let finite = t.position.is_finite() && t.velocity.is_finite() && t.prev_position.is_finite();
+            let coord = |v: Vec3| v.is_finite() && v.abs().max_element() <= crate::agents::MAX_COORD;
+            let finite = coord(t.position) && coord(t.velocity) && coord(t.prev_position);
             if !finite || t.priority != sanitize_priority(t.priority) {
                 return Err(format!("target {k}: position or priority is not a usable number"));
             }

@@ -112,7 +112,9 @@ impl DistanceField {
 }
 
 fn check_nodes(nodes: &[Node]) -> Result<(), String> {
-    if nodes.iter().any(|n| n.dist.is_nan() || n.smooth.is_nan() || n.dist < 0.0 || n.smooth < 0.0) {
+    // Infinity (no route) or a route length well inside the range bucket numbers can hold.
+    let ok = |d: f32| d == f32::INFINITY || (0.0..=1e12).contains(&d);
+    if nodes.iter().any(|n| !ok(n.dist) || !ok(n.smooth)) {
         return Err("distance field holds a negative distance or one that is not a number".into());
     }
     Ok(())

@@ -306,7 +306,7 @@ impl ModifierLayer {
         if listed != self.flags.iter().filter(|&&f| f & TOUCHED != 0).count() {
             return Err("modifier layer's stamped cells and their list disagree".into());
         }
-        if self.extra.iter().any(|e| !e.is_finite() || *e < 0.0) {
+        if self.extra.iter().any(|e| !(0.0..=1e12).contains(e)) {
             return Err("modifier layer holds a route cost that is negative or not a number".into());
         }
         if self.next_region >= u32::MAX / 2 {
