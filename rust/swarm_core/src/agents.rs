@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::combat::AttackState;
 use crate::perception::awareness::Awareness;
 use crate::snorm::Snorm2;
+use crate::bounds::load::{MAX_COORD, MAX_HEALTH, MAX_RATE, MAX_SECONDS};
 use crate::targets::NO_TARGET;
 
 /// Runs `$body` with `$v` bound to each per-agent array in turn. The one list of the arrays:
@@ -292,18 +293,8 @@ impl Agents {
     }
 }
 
-/// Largest coordinate a loaded world may hold (metres): far beyond any level, yet small enough
-/// that squared distances between such points stay finite in `f32`.
-pub const MAX_COORD: f32 = 1e9;
-/// Largest speed, acceleration or turn rate a loaded agent may hold.
-pub const MAX_RATE: f32 = 1e6;
-/// Largest timer a loaded agent may hold (seconds).
-pub const MAX_SECONDS: f32 = 1e9;
-/// Largest health a loaded agent may hold.
-pub const MAX_HEALTH: f32 = 1e12;
-
 /// Finite and at most `limit` in magnitude.
-pub(crate) fn in_limit(v: f32, limit: f32) -> bool {
+fn in_limit(v: f32, limit: f32) -> bool {
     v.is_finite() && v.abs() <= limit
 }
 

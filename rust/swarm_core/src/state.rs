@@ -153,14 +153,14 @@ impl SimState {
         self.agents.validate(&Refs { archetypes: self.archetypes.len(), target_slots, cells })?;
         self.ids.validate(&self.agents.slot, self.settings.max_agents)?;
         if let Some(cam) = &self.camera {
-            let huge = cam.planes.iter().any(|p| p.abs().max_element() > crate::agents::MAX_COORD);
+            let huge = cam.planes.iter().any(|p| p.abs().max_element() > crate::bounds::load::MAX_COORD);
             if cam.planes.len() > MAX_CAMERA_PLANES || !cam.is_valid() || huge {
                 return Err("camera frustum is not usable".into());
             }
         }
         let p = &self.perception;
-        let coord = |v: glam::Vec3| v.is_finite() && v.abs().max_element() <= crate::agents::MAX_COORD;
-        let noises_ok = p.noises.iter().all(|z| coord(z.position) && z.radius.is_finite() && (0.0..=crate::agents::MAX_COORD).contains(&z.radius));
+        let coord = |v: glam::Vec3| v.is_finite() && v.abs().max_element() <= crate::bounds::load::MAX_COORD;
+        let noises_ok = p.noises.iter().all(|z| coord(z.position) && z.radius.is_finite() && (0.0..=crate::bounds::load::MAX_COORD).contains(&z.radius));
         if p.noises.len() > MAX_NOISES_PER_STEP || !noises_ok {
             return Err("queued noises are out of range".into());
         }

@@ -136,7 +136,7 @@ impl Targets {
         }
         for (k, t) in self.slots.iter().enumerate() {
             let Some(t) = t else { continue };
-            let coord = |v: Vec3| v.is_finite() && v.abs().max_element() <= crate::agents::MAX_COORD;
+            let coord = |v: Vec3| v.is_finite() && v.abs().max_element() <= crate::bounds::load::MAX_COORD;
             let finite = coord(t.position) && coord(t.velocity) && coord(t.prev_position);
             if !finite || t.priority != sanitize_priority(t.priority) {
                 return Err(format!("target {k}: position or priority is not a usable number"));
