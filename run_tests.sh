@@ -26,6 +26,6 @@ tools/build.sh
 echo "== [3/4] tests/run_engine_tests.sh"
 tests/run_engine_tests.sh "$@"
 
-echo "== [4/4] tools/soak.sh 10000 2000 1000 0 5 (short soak)"
-tools/soak.sh 10000 2000 1000 0 5 | tail -1
+echo "== [4/4] tools/soak.sh 10000 2000 1000 (short soak)"
+tools/soak.sh 10000 2000 1000 | tail -1
 echo "== all tests passed"

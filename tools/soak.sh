@@ -6,7 +6,7 @@
 # for docs/RELIABILITY.md.
 #
 #   tools/soak.sh                          # the full run: 1,000,000 steps, 20,000 agents, save/load every 10,000
-#   tools/soak.sh 10000 2000 1000 0 5      # the short run ./run_tests.sh makes (RSS against the 50 % mark)
+#   tools/soak.sh 10000 2000 1000          # the short run ./run_tests.sh makes
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 STEPS=${1:-1000000}

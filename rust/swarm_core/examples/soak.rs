@@ -22,7 +22,20 @@ fn arg(k: usize, default: usize) -> usize {
     std::env::args().nth(k).and_then(|a| a.parse().ok()).unwrap_or(default)
 }
 
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+extern "C" {
+    fn malloc_trim(pad: usize) -> i32;
+}
+
+/// Resident memory in KiB, after handing freed heap pages back to the system (so the figure
+/// follows live memory, not the allocator's high-water mark from the moment of a load, when the
+/// old world, the save and the new world coexist).
 fn rss_kib() -> u64 {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: malloc_trim only returns free heap memory to the system.
+    unsafe {
+        malloc_trim(0);
+    }
     let s = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
     s.split_whitespace().nth(1).and_then(|v| v.parse::<u64>().ok()).unwrap_or(0) * 4
 }

@@ -280,6 +280,20 @@ mod tests {
         assert!(invalid(&s).contains("sight rays"));
     }
 
+    /// Found by the `ops` fuzz target: a spawn at x = -1e30 was accepted and its save then
+    /// refused to load. Positions beyond the load limit are refused where they come in.
+    #[test]
+    fn absurd_positions_are_refused_at_the_door_so_every_save_loads() {
+        let mut w = world();
+        let far = Vec3::new(-1e30, 0.0, 0.0);
+        assert_eq!(w.spawn(0, far), Err(crate::world::SpawnError::InvalidPosition));
+        assert!(!w.set_target_position(0, far));
+        assert!(!w.emit_noise(far, 5.0));
+        let id = w.id_at(0);
+        assert!(!w.set_position(id, far));
+        assert!(World::load(&w.save()).is_ok());
+    }
+
     #[test]
     fn host_names_round_trip_and_are_checked() {
         let w = world();
