@@ -294,6 +294,26 @@ mod tests {
         assert!(World::load(&w.save()).is_ok());
     }
 
+    /// Found by the `ops` fuzz target: a target slot made before any step has a spare field
+    /// whose default target is cell 0 with no cells; such a save must load.
+    #[test]
+    fn a_target_registered_and_dropped_before_building_saves_and_loads() {
+        use crate::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample};
+        let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, 8, 8, |_, _, o| o.push(SurfaceSample::walkable(0.0)));
+        let grid = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+        let mut w = World::new(WorldSettings { max_agents: 8, worker_threads: 1, ..Default::default() });
+        w.set_surface(Some(grid));
+        w.add_archetype(Archetype::default());
+        let t = w.register_target(Vec3::new(3.0, 0.0, 3.0), 1.0);
+        w.spawn(0, Vec3::new(1.0, 0.0, 1.0)).unwrap();
+        w = World::load(&w.save()).unwrap();
+        w.unregister_target(t);
+        for _ in 0..4 {
+            w.step(0.19);
+        }
+        assert!(World::load(&w.save()).is_ok());
+    }
+
     #[test]
     fn host_names_round_trip_and_are_checked() {
         let w = world();

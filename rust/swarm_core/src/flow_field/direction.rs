@@ -35,7 +35,7 @@ impl DirectionField {
     /// Checks a loaded field: empty, or one heading per cell, each finite and at most unit
     /// length.
     pub(crate) fn validate(&self, cells: usize) -> Result<(), String> {
-        if self.dir.is_empty() && self.target == NONE {
+        if self.dir.is_empty() {
             return Ok(());
         }
         if self.dir.len() != cells || (self.target != NONE && self.target as usize >= cells) {

@@ -99,9 +99,10 @@ impl DistanceField {
 }
 
 impl DistanceField {
-    /// Checks a loaded field: empty, or one node per cell with a target among them; no NaN.
+    /// Checks a loaded field: empty (reads as no route anywhere, whatever its target: a slot's
+    /// spare field starts so), or one node per cell with a target among them; no NaN.
     pub(crate) fn validate(&self, cells: usize) -> Result<(), String> {
-        if self.target == NONE && self.nodes.is_empty() {
+        if self.nodes.is_empty() {
             return Ok(());
         }
         if self.nodes.len() != cells || (self.target != NONE && self.target as usize >= cells) {
@@ -285,7 +286,8 @@ impl IntegrationJob {
         if self.ring.len() != RING as usize {
             return Err(format!("field build has {} buckets, not {RING}", self.ring.len()));
         }
-        if self.nodes.is_empty() && self.target == NONE {
+        if self.nodes.is_empty() {
+            // `run` drops a build whose nodes are not the grid's.
             return Ok(());
         }
         if self.nodes.len() != cells || (self.target != NONE && self.target as usize >= cells) {
