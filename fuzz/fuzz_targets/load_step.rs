@@ -1,6 +1,7 @@
-//! The save decoder on arbitrary bytes, then the world it loads: as given (header checks: magic, version, length,
-//! checksum) and framed with a valid header (so mutations reach postcard and the state's
-//! validation). Whatever loads is stepped a few times and must stay finite.
+//! The save decoder on arbitrary bytes, then the world it loads: the bytes as given (header
+//! checks: magic, version, length, checksum) and framed with a valid header (so mutations reach
+//! postcard and the state's validation). Whatever loads is stepped a few times and must stay
+//! finite.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;

@@ -26,14 +26,16 @@ fn main() {
     let mut hitter = Archetype::default();
     hitter.attack = Some(AttackProfile::default());
     let hitter = w.add_archetype(hitter);
-    let door = ModifierBox::aligned(Vec3::new(8.0, 0.5, 6.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(30.0));
+    let door =
+        ModifierBox::aligned(Vec3::new(8.0, 0.5, 6.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(30.0));
     let nav = w.surface_mut().unwrap();
     nav.set_modifiers(&[door], &mut Vec::new());
     nav.set_attackable(&[true]);
     w.register_target(Vec3::new(8.0, 0.0, 10.0), 1.0);
     w.register_target(Vec3::new(2.0, 0.0, 2.0), 0.5);
     for i in 0..30 {
-        w.spawn(if i % 2 == 0 { seer } else { hitter }, Vec3::new(1.0 + (i % 14) as f32, 0.0, 1.0 + (i / 14) as f32)).unwrap();
+        w.spawn(if i % 2 == 0 { seer } else { hitter }, Vec3::new(1.0 + (i % 14) as f32, 0.0, 1.0 + (i / 14) as f32))
+            .unwrap();
     }
     for s in 0..30 {
         w.step(1.0 / 60.0);

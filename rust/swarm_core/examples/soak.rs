@@ -114,7 +114,8 @@ fn main() {
     let mut hitter = Archetype::default();
     hitter.attack = Some(AttackProfile::default());
     let kinds = [w.add_archetype(seer), w.add_archetype(hitter), w.add_archetype(Archetype::default())];
-    let targets: Vec<u32> = (0..4).map(|k| w.register_target(Vec3::new(30.0 + 60.0 * k as f32, 0.0, 30.0), 1.0)).collect();
+    let targets: Vec<u32> =
+        (0..4).map(|k| w.register_target(Vec3::new(30.0 + 60.0 * k as f32, 0.0, 30.0), 1.0)).collect();
     let mut rng = Script(7);
     let spawn = |w: &mut World, rng: &mut Script| {
         let p = Vec3::new(2.0 + rng.unit() * (SIDE as f32 - 4.0), 0.0, 2.0 + rng.unit() * (SIDE as f32 - 4.0));
@@ -192,7 +193,12 @@ fn main() {
             }
             let ms = tenth_start.elapsed().as_secs_f64() * 1000.0 / tenth as f64;
             tenth_start = Instant::now();
-            println!("| {s} | {} | {:.1} | {} | {loads} | {ms:.2} |", w.count(), rss as f64 / 1024.0, save_bytes / 1024);
+            println!(
+                "| {s} | {} | {:.1} | {} | {loads} | {ms:.2} |",
+                w.count(),
+                rss as f64 / 1024.0,
+                save_bytes / 1024
+            );
         }
     }
     let growth = if rss_mark > 0 { (rss_last_max as f64 / rss_mark as f64 - 1.0) * 100.0 } else { 0.0 };

@@ -4,10 +4,10 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::load::{MAX_COORD, MAX_HEALTH, MAX_RATE, MAX_SECONDS};
 use crate::combat::AttackState;
 use crate::perception::awareness::Awareness;
 use crate::snorm::Snorm2;
-use crate::bounds::load::{MAX_COORD, MAX_HEALTH, MAX_RATE, MAX_SECONDS};
 use crate::targets::NO_TARGET;
 
 /// Runs `$body` with `$v` bound to each per-agent array in turn. The one list of the arrays:
@@ -365,14 +365,23 @@ impl Agents {
                 (in_limit(self.yaw_rate[i], MAX_RATE), "turn rate"),
                 ((self.archetype[i] as usize) < refs.archetypes, "archetype"),
                 (self.target[i] == NO_TARGET || (self.target[i] as usize) < refs.target_slots, "target"),
-                (in_limit(self.retarget_timer[i], MAX_SECONDS) && in_limit(self.dormant_timer[i], MAX_SECONDS), "timers"),
+                (
+                    in_limit(self.retarget_timer[i], MAX_SECONDS) && in_limit(self.dormant_timer[i], MAX_SECONDS),
+                    "timers",
+                ),
                 (params.iter().all(|&v| in_limit(v, MAX_RATE) && v >= 0.0), "movement parameters"),
                 (in_limit(self.health[i], MAX_HEALTH), "health"),
                 (self.tier[i] <= crate::lod::CHEAP, "LOD tier"),
                 (in_limit(self.flash[i], MAX_SECONDS), "hit flash"),
                 (self.cell[i] == u32::MAX || (self.cell[i] as usize) < refs.cells, "cell"),
                 (in_limit(a.timer, MAX_SECONDS) && in_limit(a.contact, MAX_SECONDS) && a.phase <= 3, "attack state"),
-                (w.spot.abs().max_element() <= MAX_COORD && in_limit(w.since, MAX_SECONDS) && w.mode <= 3 && w.ray <= 2, "perception memory"),
+                (
+                    w.spot.abs().max_element() <= MAX_COORD
+                        && in_limit(w.since, MAX_SECONDS)
+                        && w.mode <= 3
+                        && w.ray <= 2,
+                    "perception memory",
+                ),
             ];
             if let Some((_, field)) = checks.iter().find(|c| !c.0) {
                 return bad(i, field);

@@ -43,6 +43,6 @@ pub use config::{
 };
 pub use glam;
 pub use ids::AgentId;
-pub use save::LoadError;
 pub use lod::LodSettings;
+pub use save::LoadError;
 pub use world::{DamageResult, PhaseTimes, SimState, SpawnError, StepStats, Workspace, World};

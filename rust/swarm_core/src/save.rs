@@ -100,7 +100,9 @@ impl HostNames {
         let mut seen = std::collections::HashSet::new();
         for (slot, name) in &self.targets {
             if state.targets.get(*slot).is_none() || !seen.insert(*slot) {
-                return Err(format!("target '{name}' names slot {slot}, which is not a registered target or named twice"));
+                return Err(format!(
+                    "target '{name}' names slot {slot}, which is not a registered target or named twice"
+                ));
             }
         }
         if !self.archetypes.is_empty() && self.archetypes.len() != state.archetypes.len() {

@@ -160,7 +160,9 @@ impl SimState {
         }
         let p = &self.perception;
         let coord = |v: glam::Vec3| v.is_finite() && v.abs().max_element() <= crate::bounds::load::MAX_COORD;
-        let noises_ok = p.noises.iter().all(|z| coord(z.position) && z.radius.is_finite() && (0.0..=crate::bounds::load::MAX_COORD).contains(&z.radius));
+        let noises_ok = p.noises.iter().all(|z| {
+            coord(z.position) && z.radius.is_finite() && (0.0..=crate::bounds::load::MAX_COORD).contains(&z.radius)
+        });
         if p.noises.len() > MAX_NOISES_PER_STEP || !noises_ok {
             return Err("queued noises are out of range".into());
         }

@@ -66,7 +66,8 @@ impl SurfaceNav {
         let cells = self.grid.cell_count();
         self.mods.validate(cells)?;
         self.fields.validate(&self.grid, target_slots)?;
-        if self.target_cells.len() > target_slots || self.target_cells.iter().any(|&c| c != NONE && c as usize >= cells) {
+        if self.target_cells.len() > target_slots || self.target_cells.iter().any(|&c| c != NONE && c as usize >= cells)
+        {
             return Err("flow field's target cells are out of range".into());
         }
         let boxes = self.pressing.len();

@@ -36,7 +36,12 @@ fn drive(w: &mut World, s: usize) {
     if s % 500 == 0 {
         let closed = (s / 500) % 2 == 0;
         let boxes: Vec<ModifierBox> = if closed {
-            vec![ModifierBox::aligned(Vec3::new(26.0, 0.5, 9.5), Vec3::new(2.0, 2.0, 1.0), true, RouteMode::ExtraCost(60.0))]
+            vec![ModifierBox::aligned(
+                Vec3::new(26.0, 0.5, 9.5),
+                Vec3::new(2.0, 2.0, 1.0),
+                true,
+                RouteMode::ExtraCost(60.0),
+            )]
         } else {
             Vec::new()
         };

@@ -106,7 +106,11 @@ impl DistanceField {
             return Ok(());
         }
         if self.nodes.len() != cells || (self.target != NONE && self.target as usize >= cells) {
-            return Err(format!("distance field of {} cells toward cell {} on a grid of {cells}", self.nodes.len(), self.target));
+            return Err(format!(
+                "distance field of {} cells toward cell {} on a grid of {cells}",
+                self.nodes.len(),
+                self.target
+            ));
         }
         check_nodes(&self.nodes)
     }
@@ -291,7 +295,11 @@ impl IntegrationJob {
             return Ok(());
         }
         if self.nodes.len() != cells || (self.target != NONE && self.target as usize >= cells) {
-            return Err(format!("field build of {} cells toward cell {} on a grid of {cells}", self.nodes.len(), self.target));
+            return Err(format!(
+                "field build of {} cells toward cell {} on a grid of {cells}",
+                self.nodes.len(),
+                self.target
+            ));
         }
         check_nodes(&self.nodes)?;
         let in_grid = |c: CellId| (c as usize) < cells;

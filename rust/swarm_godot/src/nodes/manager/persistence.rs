@@ -62,7 +62,8 @@ impl SwarmManager {
         // Nothing can fail from here on.
         let mut world = swarm_core::World::from_state(state);
         let this = self.to_gd().upcast::<Node>();
-        let mut named: Vec<(u32, NodePath)> = names.targets.iter().map(|(h, p)| (*h, NodePath::from(p.as_str()))).collect();
+        let mut named: Vec<(u32, NodePath)> =
+            names.targets.iter().map(|(h, p)| (*h, NodePath::from(p.as_str()))).collect();
         self.registry.targets.retain(|e| e.node.is_instance_valid());
         for e in &mut self.registry.targets {
             let path = this.get_path_to(&e.node);
@@ -121,7 +122,9 @@ impl SwarmManager {
                     .and_then(|r| r.try_cast::<SwarmAgentArchetype>().ok())
                     .ok_or_else(|| format!("the saved archetype '{path}' is not a SwarmAgentArchetype"))?,
                 None if path.is_empty() => {
-                    return Err(format!("saved archetype {k} was made in code and this manager has no such archetype registered"))
+                    return Err(format!(
+                        "saved archetype {k} was made in code and this manager has no such archetype registered"
+                    ))
                 }
                 None => return Err(format!("the saved archetype '{path}' cannot be found")),
             };
