@@ -4,6 +4,7 @@
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
 
+use crate::bounds::load::{MAX_COORD, MAX_HEALTH, MAX_RATE, MAX_SECONDS};
 use crate::combat::AttackState;
 use crate::perception::awareness::Awareness;
 use crate::snorm::Snorm2;
@@ -292,6 +293,109 @@ impl Agents {
                 j = next;
             }
         }
+    }
+}
+
+/// Finite and at most `limit` in magnitude.
+fn in_limit(v: f32, limit: f32) -> bool {
+    v.is_finite() && v.abs() <= limit
+}
+
+/// Finite and no longer than 1 (with rounding room).
+fn unit_disk(v: Vec2) -> bool {
+    v.is_finite() && v.length_squared() <= 1.0001
+}
+
+/// What a loaded agent column may refer to.
+pub(crate) struct Refs {
+    pub archetypes: usize,
+    pub target_slots: usize,
+    /// Cells of the surface flow field (0 without one: every agent's cell is then `NONE`).
+    pub cells: usize,
+}
+
+impl Agents {
+    /// Checks loaded storage: every column the same length, every number finite, every index
+    /// it holds (archetype, target slot, cell, tier, modes) in range. Names the first bad field
+    /// and agent index.
+    pub(crate) fn validate(&self, refs: &Refs) -> Result<(), String> {
+        let n = self.slot.len();
+        let lens = [
+            self.pos.len(),
+            self.vel.len(),
+            self.facing.len(),
+            self.yaw_rate.len(),
+            self.steer.len(),
+            self.archetype.len(),
+            self.flags.len(),
+            self.target.len(),
+            self.retarget_timer.len(),
+            self.params.len(),
+            self.health.len(),
+            self.seed.len(),
+            self.tier.len(),
+            self.dormant_timer.len(),
+            self.ps_cache.len(),
+            self.approach_cache.len(),
+            self.group_cache.len(),
+            self.attack.len(),
+            self.flash.len(),
+            self.cell.len(),
+            self.aware.len(),
+        ];
+        if lens.iter().any(|&l| l != n) {
+            return Err(format!("agent columns differ in length ({n} slots, lengths {lens:?})"));
+        }
+        let bad = |i: usize, field: &str| Err(format!("agent index {i}: {field} out of range or not a number"));
+        for i in 0..n {
+            let p = &self.params[i];
+            let params = [
+                p.max_speed,
+                p.max_acceleration,
+                p.braking_acceleration,
+                p.steering_response,
+                p.max_turn_speed,
+                p.max_turn_acceleration,
+                p.radius,
+                p.push_resistance,
+            ];
+            let (a, w) = (&self.attack[i], &self.aware[i]);
+            let (pos, vel) = (self.pos[i], self.vel[i]);
+            let checks: [(bool, &str); 14] = [
+                (in_limit(pos.x, MAX_COORD) && in_limit(pos.y, MAX_COORD) && in_limit(pos.z, MAX_COORD), "position"),
+                (vel.is_finite() && vel.length_squared() <= MAX_RATE * MAX_RATE, "velocity"),
+                (unit_disk(self.facing[i]) && unit_disk(self.steer[i]), "facing or steering"),
+                (in_limit(self.yaw_rate[i], MAX_RATE), "turn rate"),
+                ((self.archetype[i] as usize) < refs.archetypes, "archetype"),
+                (self.target[i] == NO_TARGET || (self.target[i] as usize) < refs.target_slots, "target"),
+                (
+                    in_limit(self.retarget_timer[i], MAX_SECONDS) && in_limit(self.dormant_timer[i], MAX_SECONDS),
+                    "timers",
+                ),
+                (params.iter().all(|&v| in_limit(v, MAX_RATE) && v >= 0.0), "movement parameters"),
+                (in_limit(self.health[i], MAX_HEALTH), "health"),
+                (self.tier[i] <= crate::lod::CHEAP, "LOD tier"),
+                (in_limit(self.flash[i], MAX_SECONDS), "hit flash"),
+                (self.cell[i] == u32::MAX || (self.cell[i] as usize) < refs.cells, "cell"),
+                (in_limit(a.timer, MAX_SECONDS) && in_limit(a.contact, MAX_SECONDS) && a.phase <= 3, "attack state"),
+                (
+                    w.spot.abs().max_element() <= MAX_COORD
+                        && in_limit(w.since, MAX_SECONDS)
+                        && w.mode <= 3
+                        && w.ray <= 2,
+                    "perception memory",
+                ),
+            ];
+            if let Some((_, field)) = checks.iter().find(|c| !c.0) {
+                return bad(i, field);
+            }
+        }
+        Ok(())
+    }
+
+    /// Capacity for `cap` agents without reallocating (a loaded column holds only its length).
+    pub(crate) fn reserve_to(&mut self, cap: usize) {
+        each_array!(self, |v| v.reserve(cap.saturating_sub(v.len())));
     }
 }
 

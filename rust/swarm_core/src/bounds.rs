@@ -416,3 +416,16 @@ mod tests {
         }
     }
 }
+
+/// Limits on what a loaded save may hold beyond the settings' own bounds: magnitudes far past
+/// any real level, yet small enough that the step's arithmetic on them stays finite.
+pub mod load {
+    /// Largest coordinate (metres): squared distances between such points stay finite in `f32`.
+    pub const MAX_COORD: f32 = 1e9;
+    /// Largest speed, acceleration or turn rate of an agent.
+    pub const MAX_RATE: f32 = 1e6;
+    /// Largest timer (seconds).
+    pub const MAX_SECONDS: f32 = 1e9;
+    /// Largest health.
+    pub const MAX_HEALTH: f32 = 1e12;
+}

@@ -83,6 +83,52 @@ impl IdTable {
         (self.generation.capacity() + self.dense.capacity() + self.free.capacity()) * 4
     }
 
+    /// Checks a loaded table against agent storage's slot column (`slots[i]`: the slot of the
+    /// agent at index `i`): live slots and agents name each other, every free slot is listed once,
+    /// no more slots than `capacity` (slots are only added while none is free), generations fit
+    /// 31 bits.
+    pub(crate) fn validate(&self, slots: &[u32], capacity: usize) -> Result<(), String> {
+        let n = self.generation.len();
+        if self.dense.len() != n || n > capacity {
+            return Err(format!("id table of {n} slots ({} indices) for a capacity of {capacity}", self.dense.len()));
+        }
+        if self.generation.iter().any(|&g| g > 0x7fff_ffff) {
+            return Err("id table holds a generation above 31 bits".into());
+        }
+        let mut live = 0usize;
+        for (s, &d) in self.dense.iter().enumerate() {
+            if d == NONE {
+                continue;
+            }
+            live += 1;
+            if slots.get(d as usize) != Some(&(s as u32)) {
+                return Err(format!("id slot {s} names agent index {d}, which is not its agent"));
+            }
+        }
+        if live != slots.len() {
+            return Err(format!("id table has {live} live ids for {} agents", slots.len()));
+        }
+        let mut listed = vec![false; n];
+        for &f in &self.free {
+            let ok = (f as usize) < n && self.dense[f as usize] == NONE && !listed[f as usize];
+            if !ok {
+                return Err(format!("id table's free list names slot {f}, which is live, repeated or unknown"));
+            }
+            listed[f as usize] = true;
+        }
+        if self.free.len() != n - live {
+            return Err("id table's free list misses a free slot".into());
+        }
+        Ok(())
+    }
+
+    /// Capacity for `cap` slots without reallocating (a loaded table holds only its length).
+    pub(crate) fn reserve_to(&mut self, cap: usize) {
+        for v in [&mut self.generation, &mut self.dense, &mut self.free] {
+            v.reserve(cap.saturating_sub(v.len()));
+        }
+    }
+
     /// Records that the agent in `slot` moved to `dense_index` (after a swap-remove).
     pub fn relocate(&mut self, slot: u32, dense_index: u32) {
         self.dense[slot as usize] = dense_index;

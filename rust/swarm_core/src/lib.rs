@@ -21,6 +21,7 @@ pub mod movement;
 pub mod noise;
 pub mod perception;
 pub mod sanitize;
+pub mod save;
 pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;
@@ -44,4 +45,5 @@ pub use config::{
 pub use glam;
 pub use ids::AgentId;
 pub use lod::LodSettings;
+pub use save::LoadError;
 pub use world::{DamageResult, PhaseTimes, SimState, SpawnError, StepStats, Workspace, World};

@@ -10,13 +10,14 @@ use rand::SeedableRng;
 use rand_pcg::Pcg32;
 use serde::{Deserialize, Serialize};
 
-use crate::agents::Agents;
+use crate::agents::{Agents, Refs};
 use crate::archetype::ArchetypeRuntime;
 use crate::camera::Frustum;
 use crate::config::WorldSettings;
 use crate::flow_field::FieldSetSettings;
 use crate::ids::IdTable;
-use crate::perception::awareness::PerceptionRuntime;
+use crate::perception::awareness::{PerceptionRuntime, MAX_NOISES_PER_STEP};
+use crate::sanitize::Finding;
 use crate::surface_nav::SurfaceNav;
 use crate::targets::Targets;
 
@@ -79,6 +80,10 @@ impl SimState {
         &self.agents
     }
 
+    pub fn archetypes_len(&self) -> usize {
+        self.archetypes.len()
+    }
+
     pub fn ticks(&self) -> u64 {
         self.ticks
     }
@@ -103,5 +108,82 @@ impl SimState {
             .filter_map(|&h| self.targets.get(h))
             .map(|t| Vec2::new(t.position.x, t.position.z))
             .collect()
+    }
+}
+
+/// Planes a loaded camera may have (Godot's frustum has six).
+const MAX_CAMERA_PLANES: usize = 64;
+
+/// `what: field = value` for the first finding, if any.
+fn first_finding(what: &str, findings: &[Finding]) -> Result<(), String> {
+    match findings.first() {
+        Some(f) => Err(format!("{what}: {} = {} is out of bounds", f.field, f.value)),
+        None => Ok(()),
+    }
+}
+
+impl SimState {
+    /// Checks a state read from outside (a save) before a world is built on it: settings and
+    /// archetypes within their bounds, every part's lengths and indices consistent with the
+    /// others, no NaN anywhere the step reads. The first problem found is the message.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let mut findings = Vec::new();
+        let settings = self.settings.clone().checked(&mut findings);
+        first_finding("settings", &findings)?;
+        if settings != self.settings {
+            return Err("settings are out of bounds".into());
+        }
+        if self.archetypes.len() > u16::MAX as usize {
+            return Err(format!("{} archetypes, more than {}", self.archetypes.len(), u16::MAX));
+        }
+        for (k, a) in self.archetypes.iter().enumerate() {
+            a.config.clone().checked(&mut findings);
+            first_finding(&format!("archetype {k}"), &findings)?;
+        }
+        let n = self.agents.len();
+        if n > self.settings.max_agents {
+            return Err(format!("{n} agents, more than max_agents {}", self.settings.max_agents));
+        }
+        self.targets.validate()?;
+        let target_slots = self.targets.slot_count();
+        if let Some(nav) = &self.nav {
+            nav.validate(target_slots)?;
+        }
+        let cells = self.nav.as_ref().map_or(0, |nav| nav.grid.cell_count());
+        self.agents.validate(&Refs { archetypes: self.archetypes.len(), target_slots, cells })?;
+        self.ids.validate(&self.agents.slot, self.settings.max_agents)?;
+        if let Some(cam) = &self.camera {
+            let huge = cam.planes.iter().any(|p| p.abs().max_element() > crate::bounds::load::MAX_COORD);
+            if cam.planes.len() > MAX_CAMERA_PLANES || !cam.is_valid() || huge {
+                return Err("camera frustum is not usable".into());
+            }
+        }
+        let p = &self.perception;
+        let coord = |v: glam::Vec3| v.is_finite() && v.abs().max_element() <= crate::bounds::load::MAX_COORD;
+        let noises_ok = p.noises.iter().all(|z| {
+            coord(z.position) && z.radius.is_finite() && (0.0..=crate::bounds::load::MAX_COORD).contains(&z.radius)
+        });
+        if p.noises.len() > MAX_NOISES_PER_STEP || !noises_ok {
+            return Err("queued noises are out of range".into());
+        }
+        let rays_ok = p.requests.iter().all(|r| coord(r.from) && coord(r.to) && (r.target as usize) < target_slots);
+        if p.ray_budget > 1 << 20 || p.requests.len() > p.ray_budget || !rays_ok {
+            return Err("pending sight rays are out of range".into());
+        }
+        if !self.time.is_finite() || self.time < 0.0 {
+            return Err(format!("time {} is not a usable number", self.time));
+        }
+        if self.reordered_at > self.ticks || self.unsorted > usize::MAX / 16 {
+            return Err("storage layout counters are out of range".into());
+        }
+        Ok(())
+    }
+
+    /// Gives a loaded state's growing arrays their full capacity again, so stepping it never
+    /// reallocates where the original did not.
+    pub(crate) fn reserve(&mut self) {
+        let cap = self.settings.max_agents;
+        self.agents.reserve_to(cap);
+        self.ids.reserve_to(cap);
     }
 }

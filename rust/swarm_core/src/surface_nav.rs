@@ -66,6 +66,29 @@ impl SurfaceNav {
         }
     }
 
+    /// Checks a loaded flow field against itself and the target slot count (the grid checked
+    /// itself when it was read): layer, fields and per-box records sized alike, no NaN.
+    pub(crate) fn validate(&self, target_slots: usize) -> Result<(), String> {
+        let cells = self.grid.cell_count();
+        self.mods.validate(cells)?;
+        self.fields.validate(&self.grid, target_slots)?;
+        if self.target_cells.len() > target_slots || self.target_cells.iter().any(|&c| c != NONE && c as usize >= cells)
+        {
+            return Err("flow field's target cells are out of range".into());
+        }
+        let boxes = self.pressing.len();
+        if self.push_dir.len() != boxes || self.attackable.len() != boxes || self.box_of_cell.len() != cells {
+            return Err("flow field's per-box records disagree in length".into());
+        }
+        if self.box_of_cell.iter().any(|&b| b != NONE && b as usize >= boxes) {
+            return Err("flow field names a modifier box that does not exist".into());
+        }
+        if self.push_dir.iter().any(|d| !d.is_finite()) {
+            return Err("flow field's push direction is not a number".into());
+        }
+        Ok(())
+    }
+
     /// Points every active target's slot at the cell under it and advances field builds.
     pub fn update_targets(&mut self, targets: &Targets, slot_count: usize, now: f64) {
         self.fields.set_slot_count(slot_count);

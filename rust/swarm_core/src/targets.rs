@@ -123,6 +123,48 @@ impl Targets {
     }
 }
 
+/// Most target slots a loaded world may hold.
+pub const MAX_TARGET_SLOTS: usize = 1 << 16;
+
+impl Targets {
+    /// Checks loaded targets: finite positions, priorities in range, the free list naming each
+    /// empty slot once, the active list naming distinct registered targets marked active.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let n = self.slots.len();
+        if n > MAX_TARGET_SLOTS {
+            return Err(format!("{n} target slots, more than {MAX_TARGET_SLOTS}"));
+        }
+        for (k, t) in self.slots.iter().enumerate() {
+            let Some(t) = t else { continue };
+            let coord = |v: Vec3| v.is_finite() && v.abs().max_element() <= crate::bounds::load::MAX_COORD;
+            let finite = coord(t.position) && coord(t.velocity) && coord(t.prev_position);
+            if !finite || t.priority != sanitize_priority(t.priority) {
+                return Err(format!("target {k}: position or priority is not a usable number"));
+            }
+        }
+        let mut seen = vec![false; n];
+        for &f in &self.free {
+            if !matches!(self.slots.get(f as usize), Some(None)) || std::mem::replace(&mut seen[f as usize], true) {
+                return Err(format!("target free list names slot {f}, which is in use, repeated or unknown"));
+            }
+        }
+        if self.free.len() != self.slots.iter().filter(|s| s.is_none()).count() {
+            return Err("target free list misses an empty slot".into());
+        }
+        let mut seen = vec![false; n];
+        for &a in &self.active {
+            let ok = self.get(a).is_some_and(|t| t.active) && !std::mem::replace(&mut seen[a as usize], true);
+            if !ok {
+                return Err(format!("active target list names slot {a}, which is not an active target"));
+            }
+        }
+        if self.active.len() != self.slots.iter().flatten().filter(|t| t.active).count() {
+            return Err("a target marked active is missing from the active list".into());
+        }
+        Ok(())
+    }
+}
+
 /// Chooses an agent's target among the active ones: the lowest distance / priority, but a current
 /// active target is kept unless the best is better by more than `hysteresis` (a fraction).
 pub fn choose_target(targets: &Targets, pos: Vec3, current: u32, hysteresis: f32) -> u32 {

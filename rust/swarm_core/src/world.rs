@@ -36,6 +36,12 @@ use crate::surface_nav::SurfaceNav;
 use crate::targets::{Targets, NO_TARGET};
 pub use crate::workspace::Workspace;
 
+/// Finite and within `bounds::load::MAX_COORD` on every axis: a position the world accepts (and
+/// a save of it loads again).
+fn usable(p: Vec3) -> bool {
+    p.is_finite() && p.abs().max_element() <= crate::bounds::load::MAX_COORD
+}
+
 /// Seconds an agent flashes after a hit.
 pub const HIT_FLASH_SECONDS: f32 = 0.15;
 
@@ -80,7 +86,7 @@ pub enum SpawnError {
     /// `max_agents` reached.
     Full,
     UnknownArchetype,
-    /// Position not finite.
+    /// Position not finite, or beyond `bounds::load::MAX_COORD` (1e9 m) on an axis.
     InvalidPosition,
 }
 
@@ -211,7 +217,7 @@ impl World {
         let Some(a) = self.state.archetypes.get(archetype as usize) else {
             return Err(SpawnError::UnknownArchetype);
         };
-        if !position.is_finite() {
+        if !usable(position) {
             return Err(SpawnError::InvalidPosition);
         }
         if self.state.agents.len() >= self.state.settings.max_agents {
@@ -359,7 +365,7 @@ impl World {
     /// False for a stale id or a non-finite position.
     pub fn set_position(&mut self, id: AgentId, position: Vec3) -> bool {
         let Some(i) = self.state.ids.resolve(id) else { return false };
-        if !position.is_finite() {
+        if !usable(position) {
             return false;
         }
         (self.state.agents.pos[i], self.state.agents.cell[i]) = self.place(position);
@@ -508,7 +514,7 @@ impl World {
     // ----- targets -----
 
     pub fn register_target(&mut self, position: Vec3, priority: f32) -> u32 {
-        let p = if position.is_finite() { position } else { Vec3::ZERO };
+        let p = if usable(position) { position } else { Vec3::ZERO };
         self.state.targets.register(p, priority)
     }
 
@@ -529,7 +535,7 @@ impl World {
     /// Moves a target; non-finite positions are ignored (returns false).
     pub fn set_target_position(&mut self, handle: u32, position: Vec3) -> bool {
         match self.state.targets.get_mut(handle) {
-            Some(t) if position.is_finite() => {
+            Some(t) if usable(position) => {
                 t.position = position;
                 true
             }

@@ -1,6 +1,7 @@
 //! A world saved through serde (its `SimState`) and loaded again steps bit-identically to the
 //! original: agents, targets, a surface flow field with a door modifier, perceiving and
 //! attacking archetypes, a few hundred steps in; then 200 more steps on both, on 1 and 2 threads.
+//! The same holds for the framed save format (`World::save` / `World::load`).
 
 use swarm_core::glam::Vec3;
 use swarm_core::{Archetype, AttackProfile, SimState, World, WorldSettings};
@@ -81,11 +82,13 @@ fn round_trip(threads: usize) {
     let state: SimState = postcard::from_bytes(&state_bytes).expect("deserialize state");
     let mut from_state = World::from_state(state);
     let mut cloned = w.clone();
+    // The framed save format (checksummed, validated) loads the same world.
+    let mut framed = World::load(&w.save()).expect("a fresh save loads");
     assert_eq!(snapshot(&loaded), snapshot(&w));
 
     let mut events = 0;
     for s in 301..501 {
-        for x in [&mut w, &mut loaded, &mut from_state, &mut cloned] {
+        for x in [&mut w, &mut loaded, &mut from_state, &mut cloned, &mut framed] {
             drive(x, s);
         }
         let want = snapshot(&w);
@@ -93,6 +96,7 @@ fn round_trip(threads: usize) {
         assert!(snapshot(&loaded) == want, "{threads} threads: loaded world differs at step {s}");
         assert!(snapshot(&from_state) == want, "{threads} threads: from_state world differs at step {s}");
         assert!(snapshot(&cloned) == want, "{threads} threads: cloned world differs at step {s}");
+        assert!(snapshot(&framed) == want, "{threads} threads: framed save differs at step {s}");
     }
     assert!(events > 0, "the scenario should see attacks");
     assert_eq!(w.stats().ticks, loaded.stats().ticks);

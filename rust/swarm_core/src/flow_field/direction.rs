@@ -32,6 +32,21 @@ impl DirectionField {
         Self { target: NONE, dir: Vec::new() }
     }
 
+    /// Checks a loaded field: empty, or one heading per cell, each finite and at most unit
+    /// length.
+    pub(crate) fn validate(&self, cells: usize) -> Result<(), String> {
+        if self.dir.is_empty() {
+            return Ok(());
+        }
+        if self.dir.len() != cells || (self.target != NONE && self.target as usize >= cells) {
+            return Err(format!("direction field of {} cells on a grid of {cells}", self.dir.len()));
+        }
+        if self.dir.iter().any(|d| !d.is_finite() || d.length_squared() > 1.0001) {
+            return Err("direction field holds a heading that is not a unit vector".into());
+        }
+        Ok(())
+    }
+
     /// Rebuilds every heading from `field` (parallel over fixed chunks; deterministic).
     pub fn build(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, field: &DistanceField) {
         self.begin(grid, field);

@@ -202,6 +202,38 @@ impl FieldSet {
         });
     }
 
+    /// Checks loaded fields against the grid: one slot per target slot, every field, build
+    /// and schedule value consistent with it, the settings usable.
+    pub(crate) fn validate(&self, grid: &SurfaceGrid, target_slots: usize) -> Result<(), String> {
+        let cells = grid.cell_count();
+        let set = &self.settings;
+        let interval_ok = |v: f64| v.is_finite() && v >= 0.0;
+        if set.cells_per_tick == 0
+            || !interval_ok(set.target_rebuild_interval)
+            || !interval_ok(set.cost_rebuild_interval)
+        {
+            return Err("flow field schedule settings out of range".into());
+        }
+        if self.slots.len() > target_slots {
+            return Err(format!("{} flow fields for {target_slots} target slots", self.slots.len()));
+        }
+        for (k, s) in self.slots.iter().enumerate() {
+            let field = |f: &FlowField| f.distance.validate(cells).and_then(|_| f.direction.validate(cells));
+            field(&s.field)
+                .and_then(|_| field(&s.next))
+                .and_then(|_| s.job.validate(grid))
+                .map_err(|e| format!("target slot {k}: {e}"))?;
+            // While headings are being built, the finished distances they read are the grid's.
+            let dir_ok = !s.building
+                || s.next_dir == usize::MAX
+                || (s.next_dir <= cells && s.next.distance.cell_count() == cells);
+            if !dir_ok || (s.wanted != NONE && s.wanted as usize >= cells) || s.last_start.is_nan() {
+                return Err(format!("target slot {k}: flow field schedule out of range"));
+            }
+        }
+        Ok(())
+    }
+
     /// The readable field of a slot (possibly not built yet, or toward an older target cell).
     pub fn field(&self, slot: usize) -> Option<&FlowField> {
         self.slots.get(slot).map(|s| &s.field)

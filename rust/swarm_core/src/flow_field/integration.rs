@@ -98,6 +98,33 @@ impl DistanceField {
     }
 }
 
+impl DistanceField {
+    /// Checks a loaded field: empty (reads as no route anywhere, whatever its target: a slot's
+    /// spare field starts so), or one node per cell with a target among them; no NaN.
+    pub(crate) fn validate(&self, cells: usize) -> Result<(), String> {
+        if self.nodes.is_empty() {
+            return Ok(());
+        }
+        if self.nodes.len() != cells || (self.target != NONE && self.target as usize >= cells) {
+            return Err(format!(
+                "distance field of {} cells toward cell {} on a grid of {cells}",
+                self.nodes.len(),
+                self.target
+            ));
+        }
+        check_nodes(&self.nodes)
+    }
+}
+
+fn check_nodes(nodes: &[Node]) -> Result<(), String> {
+    // Infinity (no route) or a route length well inside the range bucket numbers can hold.
+    let ok = |d: f32| d == f32::INFINITY || (0.0..=1e12).contains(&d);
+    if nodes.iter().any(|n| !ok(n.dist) || !ok(n.smooth)) {
+        return Err("distance field holds a negative distance or one that is not a number".into());
+    }
+    Ok(())
+}
+
 /// A resumable distance-field build with its own reusable scratch.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct IntegrationJob {
@@ -271,6 +298,49 @@ impl IntegrationJob {
         field.target = self.target;
         self.target = NONE;
         true
+    }
+
+    /// Checks a loaded build: its queue holds cells of the grid and the counts agree, its
+    /// bucket numbers leave room to advance, its step lengths are the grid's (when started).
+    pub(crate) fn validate(&self, grid: &SurfaceGrid) -> Result<(), String> {
+        let cells = grid.cell_count();
+        if self.ring.len() != RING as usize {
+            return Err(format!("field build has {} buckets, not {RING}", self.ring.len()));
+        }
+        if self.nodes.is_empty() {
+            // `run` drops a build whose nodes are not the grid's.
+            return Ok(());
+        }
+        if self.nodes.len() != cells || (self.target != NONE && self.target as usize >= cells) {
+            return Err(format!(
+                "field build of {} cells toward cell {} on a grid of {cells}",
+                self.nodes.len(),
+                self.target
+            ));
+        }
+        check_nodes(&self.nodes)?;
+        let in_grid = |c: CellId| (c as usize) < cells;
+        if !self.ring.iter().flatten().all(|&c| in_grid(c)) || !self.overflow.iter().all(|r| in_grid(r.0 .2)) {
+            return Err("field build queues a cell outside the grid".into());
+        }
+        let current = &self.ring[(self.cur % RING) as usize];
+        let queued: usize = self.ring.iter().map(Vec::len).sum();
+        if self.pos > current.len() || self.ring_len != queued - self.pos {
+            return Err("field build's queue counts disagree".into());
+        }
+        // Bucket numbers come from finite distances over a bounded grid; far from overflowing.
+        const MAX_BUCKET: u64 = 1 << 48;
+        if self.cur >= MAX_BUCKET || self.overflow.iter().any(|r| r.0 .0 >= MAX_BUCKET || r.0 .0 < self.cur) {
+            return Err("field build's bucket numbers are out of range".into());
+        }
+        let cs = grid.cell_size();
+        if self.orth != cs || self.diag != cs * SQRT_2 || self.inv_orth != 1.0 / cs || self.inv_bucket != 2.0 / cs {
+            return Err("field build's step lengths are not the grid's".into());
+        }
+        if self.settled > cells {
+            return Err("field build settled more cells than the grid has".into());
+        }
+        Ok(())
     }
 
     pub fn heap_bytes(&self) -> usize {

@@ -289,6 +289,33 @@ impl ModifierLayer {
     }
 }
 
+impl ModifierLayer {
+    /// Checks a loaded layer against the grid's cell count: every array sized for it, the
+    /// touched list naming each stamped cell once, costs finite.
+    pub(crate) fn validate(&self, cells: usize) -> Result<(), String> {
+        if self.flags.len() != cells || self.extra.len() != cells || self.region.len() != cells {
+            return Err(format!("modifier layer sized for {} cells, the grid has {cells}", self.flags.len()));
+        }
+        let mut listed = 0usize;
+        for &c in &self.touched {
+            match self.flags.get(c as usize) {
+                Some(f) if f & TOUCHED != 0 => listed += 1,
+                _ => return Err(format!("modifier layer lists cell {c}, which carries no stamp")),
+            }
+        }
+        if listed != self.flags.iter().filter(|&&f| f & TOUCHED != 0).count() {
+            return Err("modifier layer's stamped cells and their list disagree".into());
+        }
+        if self.extra.iter().any(|e| !(0.0..=1e12).contains(e)) {
+            return Err("modifier layer holds a route cost that is negative or not a number".into());
+        }
+        if self.next_region >= u32::MAX / 2 {
+            return Err(format!("modifier layer's stamp counter {} is out of range", self.next_region));
+        }
+        Ok(())
+    }
+}
+
 trait XzLen {
     fn truncate_xz_len(self) -> f32;
 }

@@ -103,7 +103,8 @@ impl PerceptionRuntime {
     /// Queues a noise for the next step; false (and nothing queued) for a non-finite position,
     /// a negative or non-finite radius, or a full queue.
     pub fn push_noise(&mut self, position: Vec3, radius: f32) -> bool {
-        if !position.is_finite() || !radius.is_finite() || radius < 0.0 {
+        let far = crate::bounds::load::MAX_COORD;
+        if !position.is_finite() || position.abs().max_element() > far || !(0.0..=far).contains(&radius) {
             return false;
         }
         if self.noises.len() >= MAX_NOISES_PER_STEP {

@@ -43,7 +43,10 @@ impl SwarmManager {
                 -1
             }
             Err(SpawnError::InvalidPosition) => {
-                self.error("spawn_agent", format!("position {position} is not finite; agent not spawned"));
+                self.error(
+                    "spawn_agent",
+                    format!("position {position} is not finite or beyond 1e9 m; agent not spawned"),
+                );
                 -1
             }
             Err(SpawnError::UnknownArchetype) => {

@@ -10,12 +10,13 @@
 //! The class is split by concern: `api` (the methods and signals games use), `registry` and
 //! `registration` (the targets, modifiers and archetypes registered with this manager), `world_sync` (settings, the
 //! world and its flow field), `outbox` and `emit` (calls into game code), `sight_rays` (physics rays for
-//! perception), `debug` (debug views and performance monitors).
+//! perception), `persistence` (save and load), `debug` (debug views and performance monitors).
 
 mod api;
 mod debug;
 mod emit;
 mod outbox;
+mod persistence;
 mod registration;
 mod registry;
 mod sight_rays;
