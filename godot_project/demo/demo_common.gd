@@ -63,3 +63,32 @@ static func run_args(defaults: Dictionary, minimum: Dictionary = {}) -> Dictiona
 	if out.get("frames", 0) < 0 and out.get("screenshot", "").is_empty() and DisplayServer.get_name() == "headless":
 		out["frames"] = 600
 	return out
+
+
+## A sky, ambient light and sun under `parent` (the outdoor look the demos share); `horizon` is
+## the sky's horizon colour, `fog_density` 0 for none, `filmic` the filmic tone mapper.
+static func add_outdoor_environment(parent: Node, horizon: Color, fog_density: float = 0.0, filmic: bool = false, sun_rotation: Vector3 = Vector3(-55, -30, 0), sun_energy: float = 1.0) -> void:
+	var sky_mat := ProceduralSkyMaterial.new()
+	sky_mat.sky_top_color = Color(0.32, 0.45, 0.66)
+	sky_mat.sky_horizon_color = horizon
+	var sky := Sky.new()
+	sky.sky_material = sky_mat
+	var env := Environment.new()
+	env.background_mode = Environment.BG_SKY
+	env.sky = sky
+	env.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
+	env.ambient_light_color = Color(0.55, 0.6, 0.7)
+	env.ambient_light_energy = 0.6
+	if filmic:
+		env.tonemap_mode = Environment.TONE_MAPPER_FILMIC
+	if fog_density > 0.0:
+		env.fog_enabled = true
+		env.fog_density = fog_density
+	var we := WorldEnvironment.new()
+	we.environment = env
+	parent.add_child(we)
+	var sun := DirectionalLight3D.new()
+	sun.rotation_degrees = sun_rotation
+	sun.shadow_enabled = true
+	sun.light_energy = sun_energy
+	parent.add_child(sun)

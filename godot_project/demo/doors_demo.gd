@@ -168,26 +168,7 @@ func _box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> Static
 
 
 func _build_environment() -> void:
-	var sky_mat := ProceduralSkyMaterial.new()
-	sky_mat.sky_top_color = Color(0.32, 0.45, 0.66)
-	sky_mat.sky_horizon_color = Color(0.7, 0.72, 0.74)
-	var sky := Sky.new()
-	sky.sky_material = sky_mat
-	var env := Environment.new()
-	env.background_mode = Environment.BG_SKY
-	env.sky = sky
-	env.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
-	env.ambient_light_color = Color(0.55, 0.6, 0.7)
-	env.ambient_light_energy = 0.6
-	env.tonemap_mode = Environment.TONE_MAPPER_FILMIC
-	var we := WorldEnvironment.new()
-	we.environment = env
-	add_child(we)
-	var sun := DirectionalLight3D.new()
-	sun.rotation_degrees = Vector3(-55, -30, 0)
-	sun.shadow_enabled = true
-	sun.light_energy = 1.1
-	add_child(sun)
+	DemoCommon.add_outdoor_environment(self, Color(0.7, 0.72, 0.74), 0.0, true, Vector3(-55, -30, 0), 1.1)
 	camera = Camera3D.new()
 	camera.fov = 55.0
 	camera.far = 400.0

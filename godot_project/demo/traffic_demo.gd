@@ -71,26 +71,7 @@ func _material(c: Color, rough := 0.8) -> StandardMaterial3D:
 
 
 func _build_environment() -> void:
-	var sky_mat := ProceduralSkyMaterial.new()
-	sky_mat.sky_top_color = Color(0.32, 0.45, 0.66)
-	sky_mat.sky_horizon_color = Color(0.72, 0.72, 0.72)
-	var sky := Sky.new()
-	sky.sky_material = sky_mat
-	var env := Environment.new()
-	env.background_mode = Environment.BG_SKY
-	env.sky = sky
-	env.ambient_light_source = Environment.AMBIENT_SOURCE_COLOR
-	env.ambient_light_color = Color(0.55, 0.6, 0.7)
-	env.ambient_light_energy = 0.6
-	env.fog_enabled = true
-	env.fog_density = 0.006
-	var we := WorldEnvironment.new()
-	we.environment = env
-	add_child(we)
-	var sun := DirectionalLight3D.new()
-	sun.rotation_degrees = Vector3(-50, -35, 0)
-	sun.shadow_enabled = true
-	add_child(sun)
+	DemoCommon.add_outdoor_environment(self, Color(0.72, 0.72, 0.72), 0.006, false, Vector3(-50, -35, 0))
 	camera = Camera3D.new()
 	camera.fov = 60.0
 	camera.far = 300.0
