@@ -43,6 +43,7 @@ impl SwarmManager {
             }
         });
         self.registry.connections = vec![added, removed];
+        self.registry.watch_all();
     }
 
     pub(super) fn disconnect_registry(&mut self) {
@@ -51,6 +52,7 @@ impl SwarmManager {
                 c.disconnect();
             }
         }
+        self.registry.unwatch_all();
     }
 
     /// Registers every target and modifier in the tree that belongs to this manager and is not

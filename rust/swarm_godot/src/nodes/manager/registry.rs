@@ -3,7 +3,8 @@
 //! target handles and modifier boxes). How nodes get in and out is `registration`.
 
 use std::cell::Cell;
-use std::collections::HashSet;
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::rc::Rc;
 
 use godot::prelude::*;
@@ -61,8 +62,8 @@ pub(super) struct Registry {
     pub modifiers_dirty: bool,
     /// Set by the `changed` signal of a watched archetype or profile resource.
     pub archetypes_changed: Rc<Cell<bool>>,
-    /// Resources whose `changed` is connected to `archetypes_changed`.
-    watched: HashSet<InstanceId>,
+    /// Resources whose `changed` is connected to `archetypes_changed`, while in the tree.
+    watched: HashMap<InstanceId, ConnectHandle>,
     /// The tree's `node_added` / `node_removed` connections, while in the tree.
     pub connections: Vec<ConnectHandle>,
 }
@@ -101,9 +102,29 @@ impl Registry {
 
     /// Connects `changed` of `res` (once per resource) to the archetypes' change flag.
     fn watch(&mut self, res: Gd<Resource>) {
-        if self.watched.insert(res.instance_id()) {
+        if let Entry::Vacant(slot) = self.watched.entry(res.instance_id()) {
             let flag = self.archetypes_changed.clone();
-            res.signals().changed().connect(move || flag.set(true));
+            slot.insert(res.signals().changed().connect(move || flag.set(true)));
+        }
+    }
+
+    /// Watches every registered archetype again (on entering the tree) and converts them all on
+    /// the next frame, in case one was edited meanwhile.
+    pub fn watch_all(&mut self) {
+        let all: Vec<_> = self.archetypes.iter().map(|e| e.res.clone()).collect();
+        for res in &all {
+            self.watch_archetype(res);
+        }
+        self.archetypes_changed.set(true);
+    }
+
+    /// Disconnects every resource's `changed` (on leaving the tree, so a freed manager leaves no
+    /// connection behind on resources that outlive it).
+    pub fn unwatch_all(&mut self) {
+        for (_, c) in self.watched.drain() {
+            if c.is_connected() {
+                c.disconnect();
+            }
         }
     }
 
