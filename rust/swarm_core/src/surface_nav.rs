@@ -72,6 +72,7 @@ impl SurfaceNav {
         let cells = self.grid.cell_count();
         self.mods.validate(cells)?;
         self.fields.validate(&self.grid, target_slots)?;
+        self.spots.validate(&self.grid)?;
         if self.target_cells.len() > target_slots || self.target_cells.iter().any(|&c| c != NONE && c as usize >= cells)
         {
             return Err("flow field's target cells are out of range".into());

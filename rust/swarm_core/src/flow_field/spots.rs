@@ -43,6 +43,17 @@ impl SpotFields {
         Self { fields, cells: vec![NONE; MAX_SPOT_FIELDS], wants: Vec::new(), candidates: Vec::new() }
     }
 
+    /// Checks loaded spot fields against the grid: at most one field per slot, every slot's
+    /// spot a cell of the grid (or free), the fields themselves as target fields are checked.
+    pub(crate) fn validate(&self, grid: &SurfaceGrid) -> Result<(), String> {
+        if self.cells.len() != MAX_SPOT_FIELDS
+            || self.cells.iter().any(|&c| c != NONE && c as usize >= grid.cell_count())
+        {
+            return Err("spot fields' cells are out of range".into());
+        }
+        self.fields.validate(grid, MAX_SPOT_FIELDS).map_err(|e| format!("spot fields: {e}"))
+    }
+
     pub fn set_settings(&mut self, settings: FieldSetSettings) {
         self.fields.set_settings(share(settings));
     }
@@ -129,5 +140,23 @@ mod tests {
         assert!(f.field_toward(101).is_some());
         f.update(&g, &m, std::iter::empty(), 2.0);
         assert_eq!(f.active_count(), 0);
+    }
+
+    /// A loaded state's spot fields are checked against the grid (a save is validated before a
+    /// world is built on it).
+    #[test]
+    fn spot_fields_out_of_range_are_refused() {
+        let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, 10, 10, |_, _, o| o.push(SurfaceSample::walkable(0.0)));
+        let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+        let m = ModifierLayer::new(&g);
+        let mut f = SpotFields::new(FieldSetSettings { cells_per_tick: usize::MAX, ..Default::default() });
+        f.update(&g, &m, [5, 7].into_iter(), 0.0);
+        assert!(f.validate(&g).is_ok());
+        let mut bad = f.clone();
+        bad.cells[0] = g.cell_count() as CellId;
+        assert!(bad.validate(&g).unwrap_err().contains("spot fields"));
+        let mut bad = f.clone();
+        bad.cells.push(NONE);
+        assert!(bad.validate(&g).is_err());
     }
 }
