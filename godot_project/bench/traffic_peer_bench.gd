@@ -1,4 +1,4 @@
-extends "res://bench/bench_common.gd"
+extends "res://bench/traffic_common.gd"
 ## The peer of traffic_bench.gd: what a Godot user would write without Swarm. One PathFollow3D
 ## with a MeshInstance3D child per vehicle, driven from GDScript (one script per lane, arrays per
 ## lane) with the same rules: safe speed sqrt(2 * braking * max(0, gap - brake_gap)), never
@@ -9,24 +9,14 @@ extends "res://bench/bench_common.gd"
 ##   godot --headless --fixed-fps 60 --path godot_project -s res://bench/traffic_peer_bench.gd -- \
 ##       --agents=10000 --frames=300 --out=/abs/path/traffic_peer_10000.json
 
-const PER_LANE := 100
-const STREET := 2000.0
 const CRAWL := 2.5
 const ACCEL := 2.0
 const BRAKE := 6.0
 const PACKING_GAP := 2.5
 const BRAKE_GAP := 0.6
 const HALF := 2.2
-const WINDOW := 350.0
 
-var anchor: Node3D
 var lanes: Array = []
-
-
-class Mover extends Node:
-	var node: Node3D
-	func _physics_process(delta: float) -> void:
-		node.position.x += 6.0 * delta
 
 
 ## One lane: its followers and its car-following loop.
@@ -101,22 +91,10 @@ func _bench_name() -> String:
 
 
 func _setup() -> void:
-	anchor = Node3D.new()
-	anchor.position = Vector3(400, 0, 0)
-	root.add_child(anchor)
-	var mover := Mover.new()
-	mover.node = anchor
-	mover.process_physics_priority = -1000
-	root.add_child(mover)
-	var box := BoxMesh.new()
-	box.size = Vector3(1.8, 1.5, 4.4)
-	for li in maxi(1, agents / PER_LANE):
-		var path := Path3D.new()
-		var c := Curve3D.new()
-		c.add_point(Vector3(0, 0, li * 4.0))
-		c.add_point(Vector3(STREET, 0, li * 4.0))
-		path.curve = c
-		root.add_child(path)
+	make_anchor()
+	var box := vehicle_box()
+	for li in lane_count():
+		var path := make_street(li)
 		var lane := PeerLane.new()
 		lane.reverse = li % 2 == 1
 		lane.anchor = anchor
