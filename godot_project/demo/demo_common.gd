@@ -39,6 +39,18 @@ static func capture(viewport: Viewport, path: String, width: int) -> String:
 	return path
 
 
+## Captures what `node`'s viewport shows (see `capture`), prints where it went and quits: code 0
+## when saved, 1 after an error. `after` gives the "(after ...)" text, read once the picture is
+## taken.
+static func capture_and_quit(node: Node, path: String, width: int, after: Callable) -> void:
+	var saved := await capture(node.get_viewport(), path, width)
+	if saved.is_empty():
+		node.get_tree().quit(1)
+		return
+	print("screenshot saved: %s (after %s)" % [saved, after.call()])
+	node.get_tree().quit(0)
+
+
 ## The demo's command-line options (after `--`): `--name=value`, or `--name` alone for a flag.
 ## Returns `defaults` with each option given replaced, converted to the type of its default (a
 ## whole number is clamped to at least `minimum[name]`, else 0; a flag becomes true). Unknown

@@ -523,9 +523,4 @@ func _finish_run() -> void:
 
 func _take_screenshot() -> void:
 	_shooting = true
-	var saved: String = await DemoCommon.capture(get_viewport(), _screenshot_path, _shot_width)
-	if saved.is_empty():
-		get_tree().quit(1)
-		return
-	print("screenshot saved: %s (after %d physics frames)" % [saved, _frame])
-	get_tree().quit(0)
+	await DemoCommon.capture_and_quit(self, _screenshot_path, _shot_width, func() -> String: return "%d physics frames" % [_frame])

@@ -397,9 +397,4 @@ func _finish_style() -> void:
 func _take_screenshot() -> void:
 	_shooting = true
 	_label_timer = 0.0
-	var saved: String = await DemoCommon.capture(get_viewport(), _screenshot_path, _shot_width)
-	if saved.is_empty():
-		get_tree().quit(1)
-		return
-	print("screenshot saved: %s (after %d physics frames of %s)" % [saved, _frame, STYLES[_style].id])
-	get_tree().quit(0)
+	await DemoCommon.capture_and_quit(self, _screenshot_path, _shot_width, func() -> String: return "%d physics frames of %s" % [_frame, STYLES[_style].id])
