@@ -9,6 +9,9 @@ use crate::agents::{
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
+use crate::formation::orders::RouteField;
+use crate::formation::steer::{seat_move, SeatMove, LINE_CHECK_INTERVAL};
+use crate::formation::{Formations, Order, Seat};
 use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
@@ -56,6 +59,8 @@ pub(crate) struct StepCtx<'a> {
     pub sees: &'a [bool],
     /// The surface flow field, if any: approach follows the target's field.
     pub nav: Option<&'a SurfaceNav>,
+    /// Formation orders (agents with a seat follow theirs instead of their target).
+    pub formations: &'a Formations,
 }
 
 /// Shared, read-only views of the agent arrays at the start of the step.
@@ -83,8 +88,12 @@ pub(crate) struct AgentState {
     pub approach_cache: [Vec2; 2],
     /// Hold Nearby and Out-of-Sight pulls.
     pub group_cache: [Snorm2; 2],
+    /// Place in a formation order.
+    pub seat: Seat,
 }
 
+/// Weight of an ordered agent's pull to its slot (Personal Space keeps its own weight).
+const FORMATION_WEIGHT: f32 = 1.0;
 /// Below this strength of everything else an agent counts as idle for Idle Motion.
 const IDLE_BELOW: f32 = 0.3;
 /// Slot radius of a pressing agent, as a fraction of the strike distance.
@@ -121,7 +130,7 @@ impl Gate {
     }
 }
 
-impl StepCtx<'_> {
+impl<'a> StepCtx<'a> {
     /// The update interval of each tier, for `every`.
     pub fn intervals(lod: &LodSettings) -> [Every; 3] {
         [FULL, REDUCED, CHEAP].map(|t| Every::new(lod.budget(t, 1).0))
@@ -142,9 +151,16 @@ impl StepCtx<'_> {
         timer: &mut f32,
         flags: &mut u8,
         steer: Vec2,
+        ordered: bool,
     ) -> Result<Gate, Vec3> {
         let i = a.i;
         let seed = a.seeds[i];
+        if ordered {
+            // An agent in a formation order keeps its target for later, never dozes and takes
+            // its full step every step (an order is a few agents the player watches).
+            *flags &= !(FLAG_COASTING | FLAG_ISOLATED | FLAG_DORMANT);
+            return Ok(Gate { due: true, hold: false, dt: self.dt });
+        }
         // Pinned agents keep their target; others re-evaluate on their cooldown or as soon as
         // their target leaves the active set.
         *timer -= self.dt;
@@ -192,7 +208,15 @@ impl StepCtx<'_> {
         let mut c = Contributions::default();
         let mut goal = Vec2::ZERO;
         let mut raw = Vec2::ZERO;
-        if hold {
+        let mut speed = prm.max_speed;
+        let mut facing_override = None;
+        if let Some(order) = self.order_of(&st.seat) {
+            let mv = self.seat_step(a, st, order, &mut c, samples);
+            raw = c.0.result();
+            goal = mv.pull.normalize_or_zero();
+            speed = mv.speed;
+            facing_override = mv.facing;
+        } else if hold {
             // Facing still follows the (cached) goal, unless the agent is not chasing it.
             if rt.acts_on_target(&a.aware[i]) {
                 goal = st.approach_cache[1];
@@ -213,9 +237,11 @@ impl StepCtx<'_> {
         if !hold {
             st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
         }
-        let new_v = accelerate(v, st.steer * prm.max_speed, prm, self.dt);
+        let new_v = accelerate(v, st.steer * speed, prm, self.dt);
 
-        match desired_facing(m.orientation_mode, new_v, goal, prm.goal_facing_weight, prm.velocity_facing_weight) {
+        let wanted = facing_override
+            .or_else(|| desired_facing(m.orientation_mode, new_v, goal, prm.goal_facing_weight, prm.velocity_facing_weight));
+        match wanted {
             // Nobody sees a Cheap agent turn (drawn agents are never Cheap): it faces where it
             // wants at once, so it already does when it walks into view.
             Some(f) if a.tiers[i] == CHEAP => (st.facing, st.yaw_rate) = (f.normalize_or(st.facing), 0.0),
@@ -224,6 +250,32 @@ impl StepCtx<'_> {
         }
         let np = p + new_v * self.dt;
         Vec3::new(np.x, self.height(p3), np.y)
+    }
+
+    /// The formation order an agent follows, if any.
+    #[inline]
+    fn order_of(&self, seat: &Seat) -> Option<&'a Order> {
+        seat.is_ordered().then(|| self.formations.get(seat.order)).flatten()
+    }
+
+    /// An ordered agent's step: its seat's pull (see `formation::steer`) and Personal Space;
+    /// nothing of its target, no idle motion, no holding near others.
+    #[inline]
+    fn seat_step(&self, a: &AgentIn, st: &mut AgentState, order: &Order, c: &mut Contributions, samples: u32) -> SeatMove {
+        let i = a.i;
+        let b = &self.archetypes[a.arch[i] as usize].config.behavior;
+        let field = self.nav.and_then(|n| {
+            n.formation_field(order.field).map(|field| RouteField { grid: &n.grid, mods: &n.mods, field })
+        });
+        let check = LINE_CHECK_INTERVAL.max(1);
+        let check_line = self.tick.wrapping_add(a.seeds[i]) % check == 0;
+        let (p, cell, speed) = (a.pos[i], a.cells[i], a.params[i].max_speed);
+        let mv = seat_move(order, &mut st.seat, p, cell, speed, self.time, check_line, field);
+        c.add(FORMATION_WEIGHT, mv.pull);
+        if b.use_personal_space {
+            c.add(b.spacing_strength, self.spacing(a, st, b, true, samples));
+        }
+        mv
     }
 
     /// Height of a moved agent before settling: the open ground, or where it stood.

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::bounds::load::{MAX_COORD, MAX_HEALTH, MAX_RATE, MAX_SECONDS};
 use crate::combat::AttackState;
+use crate::formation::seat::Seat;
 use crate::perception::awareness::Awareness;
 use crate::snorm::Snorm2;
 use crate::targets::NO_TARGET;
@@ -102,6 +103,10 @@ macro_rules! each_array {
             let $v = &mut $s.aware;
             $body;
         }
+        {
+            let $v = &mut $s.seat;
+            $body;
+        }
     }};
 }
 
@@ -178,6 +183,8 @@ pub struct Agents {
     pub cell: Vec<u32>,
     /// Perception state (only read for archetypes with a perception profile).
     pub aware: Vec<Awareness>,
+    /// Place in a formation order (checked against the orders by `Formations::validate_seats`).
+    pub seat: Vec<Seat>,
 }
 
 /// What a new agent starts with.
@@ -218,6 +225,7 @@ impl Agents {
             flash: Vec::with_capacity(cap),
             cell: Vec::with_capacity(cap),
             aware: Vec::with_capacity(cap),
+            seat: Vec::with_capacity(cap),
         }
     }
 
@@ -255,6 +263,7 @@ impl Agents {
         self.flash.push(0.0);
         self.cell.push(a.cell);
         self.aware.push(Awareness::default());
+        self.seat.push(Seat::default());
         self.len() - 1
     }
 
@@ -342,6 +351,7 @@ impl Agents {
             self.flash.len(),
             self.cell.len(),
             self.aware.len(),
+            self.seat.len(),
         ];
         if lens.iter().any(|&l| l != n) {
             return Err(format!("agent columns differ in length ({n} slots, lengths {lens:?})"));

@@ -376,6 +376,30 @@ pub mod traffic {
         &[Setting::Float(&VEHICLE_WEIGHT), Setting::Float(&HALF_LENGTH), Setting::Float(&WAKE_SECONDS)];
 }
 
+/// `FormationShape`: the `SwarmFormation` resource.
+pub mod formation {
+    use super::*;
+
+    /// Most points one formation shape holds (further agents repeat the shape in ranks).
+    pub const MAX_POINTS: usize = 4096;
+    /// Largest coordinate of a point (in spacings).
+    pub const MAX_POINT_COORD: f32 = 10_000.0;
+
+    pub const SPACING: FloatBound = float("spacing", 0.05, 1000.0, 2.0);
+    pub const BASE_SPEED: FloatBound = float("base_speed", 0.01, 1000.0, 3.5);
+    pub const MIN_SPEED_MULTIPLIER: FloatBound = float("min_speed_multiplier", 0.01, 1.0, 0.5);
+    pub const MAX_SPEED_MULTIPLIER: FloatBound = float("max_speed_multiplier", 1.0, 10.0, 1.5);
+    pub const ARRIVAL_RADIUS: FloatBound = float("arrival_radius", 0.01, 100.0, 0.5);
+
+    pub const ALL: &[Setting] = &[
+        Setting::Float(&SPACING),
+        Setting::Float(&BASE_SPEED),
+        Setting::Float(&MIN_SPEED_MULTIPLIER),
+        Setting::Float(&MAX_SPEED_MULTIPLIER),
+        Setting::Float(&ARRIVAL_RADIUS),
+    ];
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,6 +418,7 @@ mod tests {
         traffic::ALL,
         traffic::LANE,
         traffic::OTHER,
+        formation::ALL,
     ];
 
     #[test]

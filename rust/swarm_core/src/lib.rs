@@ -15,6 +15,7 @@ pub mod camera;
 pub mod combat;
 pub mod config;
 pub mod flow_field;
+pub mod formation;
 pub mod ids;
 pub mod lod;
 pub mod movement;
@@ -35,6 +36,7 @@ pub mod targets;
 pub mod traffic;
 pub mod workspace;
 pub mod world;
+mod world_formations;
 
 pub use camera::Frustum;
 pub use combat::{AttackEvent, AttackProfile};

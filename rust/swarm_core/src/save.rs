@@ -18,7 +18,7 @@ use crate::world::World;
 /// First four bytes of every save.
 pub const MAGIC: [u8; 4] = *b"SWSV";
 /// The format this build writes and reads. Bump it whenever `SimState`'s serde form changes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Magic, version, length, checksum.
 pub const HEADER_LEN: usize = 16;
 /// Largest payload read (a world of the largest capacity with its flow fields fits easily).

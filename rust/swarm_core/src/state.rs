@@ -15,6 +15,7 @@ use crate::archetype::ArchetypeRuntime;
 use crate::camera::Frustum;
 use crate::config::WorldSettings;
 use crate::flow_field::FieldSetSettings;
+use crate::formation::Formations;
 use crate::ids::IdTable;
 use crate::perception::awareness::{PerceptionRuntime, MAX_NOISES_PER_STEP};
 use crate::sanitize::Finding;
@@ -33,6 +34,8 @@ pub struct SimState {
     pub(crate) camera: Option<Frustum>,
     /// Noise queue, sight-ray requests and their round-robin (see `perception`).
     pub(crate) perception: PerceptionRuntime,
+    /// Formation orders (each agent's place in one is its `seat`).
+    pub(crate) formations: Formations,
     pub(crate) rng: Pcg32,
     pub(crate) time: f64,
     /// Steps taken.
@@ -61,6 +64,7 @@ impl SimState {
             nav: None,
             camera: None,
             perception: PerceptionRuntime::default(),
+            formations: Formations::default(),
             archetypes: Vec::new(),
             time: 0.0,
             ticks: 0,
@@ -152,6 +156,8 @@ impl SimState {
         let cells = self.nav.as_ref().map_or(0, |nav| nav.grid.cell_count());
         self.agents.validate(&Refs { archetypes: self.archetypes.len(), target_slots, cells })?;
         self.ids.validate(&self.agents.slot, self.settings.max_agents)?;
+        self.formations.validate(crate::surface_nav::MAX_FORMATION_FIELDS, cells)?;
+        self.formations.validate_seats(&self.agents.seat)?;
         if let Some(cam) = &self.camera {
             let huge = cam.planes.iter().any(|p| p.abs().max_element() > crate::bounds::load::MAX_COORD);
             if cam.planes.len() > MAX_CAMERA_PLANES || !cam.is_valid() || huge {

@@ -15,6 +15,8 @@ use crate::flow_field::{
 };
 use crate::targets::Targets;
 
+/// Formation orders that hold a flow field toward their destination at once.
+pub const MAX_FORMATION_FIELDS: usize = 8;
 /// Rings of columns searched when an agent has left the field.
 const RECOVER_RINGS: u32 = 64;
 /// An agent whose route is no longer than this many times the straight distance (plus two cells)
@@ -28,6 +30,8 @@ pub struct SurfaceNav {
     pub fields: FieldSet,
     /// Fields toward the spots perceiving agents search or investigate.
     pub spots: SpotFields,
+    /// Fields toward the destinations of formation orders (`MAX_FORMATION_FIELDS` slots).
+    pub formations: FieldSet,
     #[serde(skip)]
     spot_scratch: Vec<CellId>,
     /// Scratch of `path_length` (never read before it is reset).
@@ -55,6 +59,11 @@ impl SurfaceNav {
             mods,
             fields: FieldSet::new(settings),
             spots: SpotFields::new(settings),
+            formations: {
+                let mut f = FieldSet::new(settings);
+                f.set_slot_count(MAX_FORMATION_FIELDS);
+                f
+            },
             spot_scratch: Vec::new(),
             path: PathScratch::default(),
             target_cells: Vec::new(),
@@ -73,6 +82,10 @@ impl SurfaceNav {
         self.mods.validate(cells)?;
         self.fields.validate(&self.grid, target_slots)?;
         self.spots.validate(&self.grid)?;
+        if self.formations.slot_count() != MAX_FORMATION_FIELDS {
+            return Err("flow field's formation fields are miscounted".into());
+        }
+        self.formations.validate(&self.grid, MAX_FORMATION_FIELDS).map_err(|e| format!("formation fields: {e}"))?;
         if self.target_cells.len() > target_slots || self.target_cells.iter().any(|&c| c != NONE && c as usize >= cells)
         {
             return Err("flow field's target cells are out of range".into());
@@ -113,6 +126,28 @@ impl SurfaceNav {
         cells.extend(spots.map(|p| self.cell_under(p)));
         self.spots.update(&self.grid, &self.mods, cells.iter().copied(), now);
         self.spot_scratch = cells;
+    }
+
+    /// Points the formation fields at their orders' destination cells (`NONE`: unused) and
+    /// advances their rebuilds (after route costs changed).
+    pub fn update_formations(&mut self, cells: &[CellId], now: f64) {
+        for (k, &c) in cells.iter().enumerate().take(MAX_FORMATION_FIELDS) {
+            self.formations.set_target(k, c);
+        }
+        if cells.iter().any(|&c| c != NONE) {
+            self.formations.tick(&self.grid, &self.mods, now);
+        }
+    }
+
+    /// Builds formation field `k` toward `cell` at once (a new order measures its routes on it).
+    pub fn build_formation_field(&mut self, k: usize, cell: CellId, now: f64) {
+        self.formations.build_now(k, &self.grid, &self.mods, cell, now);
+    }
+
+    /// The built formation field `k`.
+    #[inline]
+    pub fn formation_field(&self, k: u8) -> Option<&FlowField> {
+        self.formations.field(k as usize).filter(|f| f.is_built())
     }
 
     /// The complete flow field toward the spot at `p`, if that spot holds one.
@@ -170,6 +205,7 @@ impl SurfaceNav {
             self.fingerprint = fp;
             self.fields.mark_costs_changed();
             self.spots.mark_costs_changed();
+            self.formations.mark_costs_changed();
         }
     }
 

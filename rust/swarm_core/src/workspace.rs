@@ -51,6 +51,8 @@ pub struct Workspace {
     pub(crate) pressing: Vec<u32>,
     /// Hits landed in the last step (the step's output, cleared by the next).
     pub(crate) events: Vec<AttackEvent>,
+    /// Ids of the formation orders whose members all arrived in the last step.
+    pub(crate) formation_arrivals: Vec<i64>,
     pub(crate) event_scratch: Vec<Vec<AttackEvent>>,
     /// Storage reorder's scratch.
     pub(crate) visited: Vec<bool>,
@@ -89,6 +91,7 @@ impl Workspace {
             press_candidates: Vec::new(),
             pressing: Vec::new(),
             events: Vec::new(),
+            formation_arrivals: Vec::new(),
             event_scratch: Vec::new(),
             visited: Vec::with_capacity(cap),
             pressed: Vec::new(),
@@ -107,6 +110,7 @@ impl Workspace {
         self.maxima = ArchetypeMaxima::of(&state.archetypes);
         self.positions_changed();
         self.events.clear();
+        self.formation_arrivals.clear();
         self.stats = StepStats { ticks: state.ticks, ..StepStats::default() };
         self.restore_query_grid(state);
     }

@@ -92,8 +92,8 @@ pub enum SpawnError {
 
 /// A simulation: its state and the workspace beside it (see the module comment).
 pub struct World {
-    state: SimState,
-    ws: Workspace,
+    pub(crate) state: SimState,
+    pub(crate) ws: Workspace,
 }
 
 /// A world serializes as its state (the workspace is rebuilt on load).
@@ -165,6 +165,7 @@ impl World {
         if let Some(nav) = self.state.nav.as_mut() {
             nav.fields.set_settings(fs);
             nav.spots.set_settings(fs);
+            nav.formations.set_settings(fs);
         }
         if ground_changed && self.state.nav.is_none() {
             let g = self.state.settings.ground_height;
@@ -413,6 +414,7 @@ impl World {
     /// Sets (or removes) the surface flow field. Every agent is placed onto it at once.
     pub fn set_surface(&mut self, grid: Option<SurfaceGrid>) {
         self.state.nav = grid.map(|g| SurfaceNav::new(g, self.state.field_settings()));
+        self.state.formations.forget_surface(&mut self.state.agents.seat);
         for i in 0..self.state.agents.len() {
             let (p, c) = self.place(self.state.agents.pos[i]);
             self.state.agents.pos[i] = p;
@@ -686,7 +688,7 @@ impl World {
     pub fn is_going_somewhere(&self, id: AgentId) -> bool {
         let a = &self.state.agents;
         self.state.ids.resolve(id).is_some_and(|i| {
-            Going::new(&self.state.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos).at(i)
+            Going::new(&self.state.archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos, &a.seat).at(i)
         })
     }
 

@@ -31,6 +31,30 @@ pub fn is_open(grid: &SurfaceGrid, mods: &ModifierLayer, cell: CellId) -> bool {
     grid.is_walkable(cell) && !mods.blocks_agents(cell)
 }
 
+/// Whether the straight line from `pos` (standing in `cell`) to the ground point `to` crosses
+/// open cells only, following the cells' links (so it stays on the agent's own floor), in
+/// half-cell steps. A line of more than `max_steps` steps counts as blocked.
+pub fn line_is_open(grid: &SurfaceGrid, mods: &ModifierLayer, cell: CellId, pos: Vec3, to: glam::Vec2, max_steps: u32) -> bool {
+    if cell as usize >= grid.cell_count() || !to.is_finite() {
+        return false;
+    }
+    let d = glam::Vec2::new(to.x - pos.x, to.y - pos.z);
+    let steps = (d.length() / (grid.cell_size() * 0.5)).ceil();
+    if steps > max_steps as f32 {
+        return false;
+    }
+    let n = steps as u32;
+    let mut c = cell;
+    for k in 1..=n {
+        let t = k as f32 / n as f32;
+        match grid.step_cell(c, Vec3::new(pos.x + d.x * t, pos.y, pos.z + d.y * t)) {
+            Some(next) if is_open(grid, mods, next) => c = next,
+            _ => return false,
+        }
+    }
+    true
+}
+
 /// Moves an agent at `pos` in `cell` toward `want` (at most about one cell away; longer moves
 /// should be split). Each ground axis is tried in turn, the longer first: a step into a cell the
 /// agent may enter is taken, a refused step stops at the current cell's boundary.

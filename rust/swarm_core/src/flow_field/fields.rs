@@ -202,6 +202,21 @@ impl FieldSet {
         });
     }
 
+    /// Builds a slot's field toward `cell` now, in full (a finished field is needed at once, as
+    /// when a formation order measures its routes); later `tick`s keep it current as usual.
+    pub fn build_now(&mut self, slot: usize, grid: &SurfaceGrid, mods: &ModifierLayer, cell: CellId, now: f64) {
+        let Some(s) = self.slots.get_mut(slot) else { return };
+        if cell == NONE || cell as usize >= grid.cell_count() {
+            return;
+        }
+        s.wanted = cell;
+        s.field.rebuild(grid, mods, cell, &mut s.job);
+        s.building = false;
+        s.costs_dirty = false;
+        s.last_start = now;
+        s.builds += 1;
+    }
+
     /// Checks loaded fields against the grid: one slot per target slot, every field, build
     /// and schedule value consistent with it, the settings usable.
     pub(crate) fn validate(&self, grid: &SurfaceGrid, target_slots: usize) -> Result<(), String> {

@@ -21,7 +21,7 @@ mod surface_io;
 mod surface_tests;
 
 pub use direction::DirectionField;
-pub use enforce::{constrain_move, escape_closed_cell, recover, MoveResult};
+pub use enforce::{constrain_move, escape_closed_cell, line_is_open, recover, MoveResult};
 pub use fields::{FieldSet, FieldSetSettings, FlowField};
 pub use integration::{integrate, DistanceField, IntegrationJob};
 pub use modifiers::{ModifierBox, ModifierLayer, RouteMode, StampResult};

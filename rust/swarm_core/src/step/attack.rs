@@ -40,12 +40,13 @@ pub(crate) fn attack(
         return;
     }
     let (target, arch, flags, aware) = (&a.target, &a.archetype, &a.flags, &a.aware);
-    // A perceiving agent only strikes a target it sees.
-    let knows = |i: usize| archetypes[arch[i] as usize].acts_on_target(&aware[i]);
+    // A perceiving agent only strikes a target it sees; an agent in a formation order none.
+    let seats = &a.seat;
+    let knows = |i: usize| !seats[i].is_ordered() && archetypes[arch[i] as usize].acts_on_target(&aware[i]);
     let target_pos = |i: usize| targets.get(target[i]).filter(|_| knows(i)).map(|t| (target[i], t.position));
     // An agent pressing a closed cell that something there defends strikes that instead.
     let pos = &a.pos;
-    let going = Going::new(archetypes, arch, target, flags, aware, pos);
+    let going = Going::new(archetypes, arch, target, flags, aware, pos, &a.seat);
     // An archetype with an obstacle damage scale of 0 only presses obstacles.
     let obstacle = |i: usize| {
         if !going.at(i) || archetypes[arch[i] as usize].config.obstacle_damage_scale <= 0.0 {

@@ -5,6 +5,7 @@ use glam::Vec3;
 
 use crate::agents::FLAG_DORMANT;
 use crate::archetype::ArchetypeRuntime;
+use crate::formation::Seat;
 use crate::perception::awareness::Awareness;
 use crate::perception::memory;
 use crate::targets::NO_TARGET;
@@ -18,6 +19,7 @@ pub(crate) struct Going<'a> {
     flags: &'a [u8],
     aware: &'a [Awareness],
     pos: &'a [Vec3],
+    seats: &'a [Seat],
 }
 
 impl<'a> Going<'a> {
@@ -28,13 +30,15 @@ impl<'a> Going<'a> {
         flags: &'a [u8],
         aware: &'a [Awareness],
         pos: &'a [Vec3],
+        seats: &'a [Seat],
     ) -> Self {
-        Self { archetypes, arch, target, flags, aware, pos }
+        Self { archetypes, arch, target, flags, aware, pos, seats }
     }
 
     #[inline]
     pub fn at(&self, i: usize) -> bool {
-        if self.flags[i] & FLAG_DORMANT != 0 {
+        // Dormant agents and agents in a formation order go nowhere of their own.
+        if self.flags[i] & FLAG_DORMANT != 0 || self.seats[i].is_ordered() {
             return false;
         }
         match self.archetypes[self.arch[i] as usize].config.perception {

@@ -10,7 +10,8 @@
 //! 5. `steer`: the per-agent step into `next_pos`.                         (phase: steer)
 //! 6. `block`: body blocking.                                             (phase: body_blocking)
 //! 7. `settle`: surface settling, velocities, new positions, pressing.    (phase: settle)
-//! 8. `attack`: swings, contact damage, events.                           (phase: attack)
+//! 8. `attack`: swings, contact damage, events; then formation orders are followed (arrivals,
+//!    members, completed orders).                                        (phase: attack)
 //!
 //! Every per-agent write goes to that agent's own index (or its own rank) and every reduction
 //! uses fixed chunks (`chunk::CHUNK`), so results do not depend on the thread count.
@@ -58,6 +59,11 @@ pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             pos: &state.agents.pos,
         },
     );
+    if let Some(nav) = state.nav.as_mut() {
+        let mut cells = [crate::flow_field::NONE; crate::surface_nav::MAX_FORMATION_FIELDS];
+        state.formations.field_cells(&mut cells);
+        nav.update_formations(&cells, state.time);
+    }
     pool.install(|| step_parallel(state, ws, dt));
     ws.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
 }
@@ -112,6 +118,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         nav: state.nav.as_ref(),
         target_counts: &ws.target_counts,
         sees: &ws.sees,
+        formations: &state.formations,
     };
     steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare);
     ws.stats.phases.steer = lap();
@@ -166,6 +173,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         &mut ws.event_scratch,
         &mut ws.events,
     );
+    crate::formation::orders::follow(&mut state.formations, &mut a.seat, &a.pos, &mut ws.formation_arrivals);
     ws.stats.phases.attack = lap();
 }
 

@@ -42,7 +42,7 @@ pub(crate) fn settle(
     std::mem::swap(&mut a.pos, next_pos);
     if let Some(nav) = nav {
         // Only agents that are going somewhere press (and so attack or push) a closed cell.
-        let going = Going::new(archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos);
+        let going = Going::new(archetypes, &a.archetype, &a.target, &a.flags, &a.aware, &a.pos, &a.seat);
         nav.count_pressing(pressed, |i| going.at(i).then(|| a.steer[i].normalize_or_zero()));
     }
     bounds

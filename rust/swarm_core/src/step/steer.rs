@@ -12,6 +12,7 @@ use crate::agent_step::{AgentIn, AgentState, StepCtx};
 use crate::agents::Agents;
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::config::WorldSettings;
+use crate::formation::Formations;
 use crate::scatter::Scatter;
 use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
@@ -32,12 +33,14 @@ pub(crate) struct SteerIn<'a> {
     pub nav: Option<&'a SurfaceNav>,
     pub target_counts: &'a [u32],
     pub sees: &'a [bool],
+    pub formations: &'a Formations,
 }
 
 /// Runs the per-agent step for every agent.
 #[inline(never)]
 pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], blocking_spare: &mut Vec<Vec4>) {
-    let SteerIn { dt, time, tick, settings, maxima, archetypes, targets, grid, nav, target_counts, sees } = *input;
+    let SteerIn { dt, time, tick, settings, maxima, archetypes, targets, grid, nav, target_counts, sees, formations } =
+        *input;
     let ctx = StepCtx {
         dt,
         time,
@@ -55,6 +58,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
         target_counts,
         sees,
         nav,
+        formations,
     };
     let aware = &a.aware[..];
     let (pos, vel, params, arch, seeds, tiers, cells) =
@@ -77,10 +81,11 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
         a.approach_cache.par_chunks_mut(CHUNK),
         a.flags.par_chunks_mut(CHUNK),
         a.group_cache.par_chunks_mut(CHUNK),
+        a.seat.par_chunks_mut(CHUNK),
     )
         .into_par_iter()
         .enumerate()
-        .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group))| {
+        .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group, seat))| {
             let base = ci * CHUNK;
             let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
             for k in 0..np.len() {
@@ -93,7 +98,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                         unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
                     }
                 };
-                let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k]) {
+                let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k], seat[k].is_ordered()) {
                     Ok(gate) => gate,
                     Err(coasted) => {
                         np[k] = coasted;
@@ -110,11 +115,12 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                     ps_cache: ps_cache[k].get(),
                     approach_cache: ap_cache[k].map(Snorm2::get),
                     group_cache: group[k],
+                    seat: seat[k],
                 };
                 np[k] = ctx.agent_step(&input, &mut st, gate);
                 record(np[k]);
-                (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k]) =
-                    (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache);
+                (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k], seat[k]) =
+                    (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache, st.seat);
                 if gate.due() {
                     // The cached pulls only change when recomputed.
                     ps_cache[k] = Snorm2::new(st.ps_cache);

@@ -1,0 +1,510 @@
+//! Formation orders: planning one (slots, assignment, route lengths, the common arrival time),
+//! the table of running orders, and following them each step (who has arrived, which orders are
+//! complete, which have no members left).
+//!
+//! Route lengths come from one flow field toward the destination, shared by every slot: the route
+//! of an agent to a slot is taken as the longer of the straight line and the difference of their
+//! route distances to the destination. Both are lower bounds of the true route; the first is
+//! exact on open ground, the second when the slot lies on the agent's way to the destination
+//! (the usual case around walls, the formation standing in open ground at the destination).
+
+use glam::{Vec2, Vec3};
+use serde::{Deserialize, Serialize};
+
+use super::assign::assign;
+use super::seat::{Seat, NO_ORDER};
+use super::shape::{FormationShape, Placement, ShapeError};
+use crate::flow_field::{line_is_open, CellId, FlowField, ModifierLayer, SurfaceGrid, NONE};
+
+/// Longest straight line (in half-cell steps) checked for being open; a longer one counts as
+/// blocked, and the agent follows the destination's flow field until it is nearer.
+pub const MAX_LINE_STEPS: u32 = 512;
+
+/// Most orders running at once (a new order past it is refused).
+pub const MAX_ORDERS: usize = 1 << 16;
+/// `Order::field` of an order without a flow field of its own.
+pub const NO_FIELD: u8 = u8::MAX;
+
+/// A running order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Order {
+    /// The id the game holds (1, 2, ...; never reused within a world).
+    pub id: i64,
+    pub placement: Placement,
+    pub arrival_radius: f32,
+    pub min_speed_multiplier: f32,
+    pub max_speed_multiplier: f32,
+    /// The destination's cell on the surface flow field (`NONE` without one).
+    pub dest_cell: CellId,
+    /// Which formation field leads to the destination (`NO_FIELD`: straight lines).
+    pub field: u8,
+    /// Simulation time of the order, and the planned travel time from then.
+    pub started: f64,
+    pub time_to_arrive: f32,
+    /// The speed the plan was made for, and the time all members are to arrive (the plan's end).
+    pub base_speed: f32,
+    pub deadline: f64,
+    /// Living members and those of them that arrived, as of the last step.
+    pub agents: u32,
+    pub arrived: u32,
+    /// `formation_arrived` was reported.
+    pub announced: bool,
+}
+
+impl Order {
+    /// Seconds left of the planned travel time at `now` (negative once it is over).
+    #[inline]
+    pub fn time_left(&self, now: f64) -> f32 {
+        (self.deadline - now) as f32
+    }
+}
+
+/// What `World::formation_progress` reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FormationProgress {
+    pub agents: u32,
+    pub arrived: u32,
+    pub time_to_arrive: f32,
+    pub elapsed: f32,
+}
+
+/// Why an order was refused.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormationError {
+    /// None of the ids names a living agent.
+    NoAgents,
+    Shape(ShapeError),
+    /// Not finite, or beyond `bounds::load::MAX_COORD`.
+    BadDestination,
+    TooManyOrders,
+}
+
+impl std::fmt::Display for FormationError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FormationError::NoAgents => write!(f, "ids names no living agent"),
+            FormationError::Shape(e) => write!(f, "formation: {e}"),
+            FormationError::BadDestination => write!(f, "destination is not a finite position"),
+            FormationError::TooManyOrders => write!(f, "{MAX_ORDERS} formation orders are running already"),
+        }
+    }
+}
+
+/// The running orders, by index (`Seat::order`); freed indices are reused.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Formations {
+    orders: Vec<Option<Order>>,
+    last_id: i64,
+}
+
+impl Formations {
+    /// Whether no order runs.
+    pub fn is_empty(&self) -> bool {
+        self.orders.iter().all(Option::is_none)
+    }
+
+    pub fn len(&self) -> usize {
+        self.orders.iter().filter(|o| o.is_some()).count()
+    }
+
+    #[inline]
+    pub fn get(&self, index: u32) -> Option<&Order> {
+        self.orders.get(index as usize).and_then(Option::as_ref)
+    }
+
+    /// Index of the order with game id `id`.
+    pub fn index_of(&self, id: i64) -> Option<u32> {
+        self.orders.iter().position(|o| o.as_ref().is_some_and(|o| o.id == id)).map(|k| k as u32)
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &Order)> {
+        self.orders.iter().enumerate().filter_map(|(k, o)| o.as_ref().map(|o| (k as u32, o)))
+    }
+
+    /// The surface flow field was replaced: orders forget their fields and destination cells
+    /// (their agents walk straight lines from now on).
+    pub(crate) fn forget_surface(&mut self, seats: &mut [Seat]) {
+        for o in self.orders.iter_mut().flatten() {
+            o.field = NO_FIELD;
+            o.dest_cell = NONE;
+        }
+        seats.iter_mut().for_each(|s| (s.exit_route, s.exit_leg) = (0.0, -1.0));
+    }
+
+    /// Stores a new order under the next id; returns its index and id.
+    pub(crate) fn insert(&mut self, mut order: Order) -> Result<(u32, i64), FormationError> {
+        let k = match self.orders.iter().position(Option::is_none) {
+            Some(k) => k,
+            None if self.orders.len() < MAX_ORDERS => {
+                self.orders.push(None);
+                self.orders.len() - 1
+            }
+            None => return Err(FormationError::TooManyOrders),
+        };
+        self.last_id += 1;
+        order.id = self.last_id;
+        self.orders[k] = Some(order);
+        Ok((k as u32, self.last_id))
+    }
+
+    pub(crate) fn remove(&mut self, index: u32) -> Option<Order> {
+        let o = self.orders.get_mut(index as usize)?.take();
+        while self.orders.last().is_some_and(Option::is_none) {
+            self.orders.pop();
+        }
+        o
+    }
+
+    pub fn progress(&self, id: i64, now: f64) -> Option<FormationProgress> {
+        let o = self.get(self.index_of(id)?)?;
+        Some(FormationProgress {
+            agents: o.agents,
+            arrived: o.arrived,
+            time_to_arrive: (o.deadline - o.started) as f32,
+            elapsed: (now - o.started).max(0.0) as f32,
+        })
+    }
+
+    /// A formation field for a new order: a free one, else the one of the oldest order whose
+    /// agents all arrived, else the oldest order's (its walkers go on in straight lines).
+    pub(crate) fn free_field(&mut self, fields: usize) -> Option<u8> {
+        let fields = fields.min(NO_FIELD as usize);
+        let taken = |f: u8| self.orders.iter().flatten().any(|o| o.field == f);
+        if let Some(f) = (0..fields as u8).find(|&f| !taken(f)) {
+            return Some(f);
+        }
+        let victim = self
+            .orders
+            .iter_mut()
+            .flatten()
+            .filter(|o| o.field != NO_FIELD)
+            .min_by_key(|o| (!o.announced, o.id))?;
+        let f = victim.field;
+        victim.field = NO_FIELD;
+        Some(f)
+    }
+
+    /// The destination cell wanted by each formation field (`NONE`: unused).
+    pub(crate) fn field_cells(&self, out: &mut [CellId]) {
+        out.fill(NONE);
+        for o in self.orders.iter().flatten() {
+            if let Some(c) = out.get_mut(o.field as usize) {
+                *c = o.dest_cell;
+            }
+        }
+    }
+
+    /// Checks loaded orders: ids below the last id given and unique, numbers usable, every
+    /// field index below `fields` and used once.
+    pub(crate) fn validate(&self, fields: usize, cells: usize) -> Result<(), String> {
+        let max = crate::bounds::load::MAX_COORD;
+        if self.orders.len() > MAX_ORDERS {
+            return Err(format!("{} formation orders, more than {MAX_ORDERS}", self.orders.len()));
+        }
+        let live: Vec<&Order> = self.orders.iter().flatten().collect();
+        for (k, o) in live.iter().enumerate() {
+            let ok = o.id >= 1
+                && o.id <= self.last_id
+                && live[..k].iter().all(|p| p.id != o.id && (o.field == NO_FIELD || p.field != o.field))
+                && (o.field == NO_FIELD || (o.field as usize) < fields)
+                && (o.dest_cell == NONE || (o.dest_cell as usize) < cells)
+                && o.placement.origin.is_finite()
+                && o.placement.origin.abs().max_element() <= max
+                && o.placement.forward.is_finite()
+                && (o.placement.forward.length() - 1.0).abs() < 1e-3
+                && o.started.is_finite()
+                && o.started >= 0.0
+                && o.deadline.is_finite()
+                && o.deadline >= o.started
+                && o.base_speed.is_finite()
+                && o.base_speed > 0.0
+                && o.time_to_arrive.is_finite()
+                && (0.0..=crate::bounds::load::MAX_SECONDS).contains(&o.time_to_arrive)
+                && o.arrived <= o.agents;
+            let mut findings = Vec::new();
+            let shape = FormationShape {
+                points: vec![Vec2::ZERO],
+                arrival_radius: o.arrival_radius,
+                min_speed_multiplier: o.min_speed_multiplier,
+                max_speed_multiplier: o.max_speed_multiplier,
+                ..Default::default()
+            };
+            let _ = shape.checked(&mut findings);
+            if !ok || !findings.is_empty() {
+                return Err(format!("formation order {} is out of range", o.id));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks loaded seats against the orders.
+    pub(crate) fn validate_seats(&self, seats: &[Seat]) -> Result<(), String> {
+        let max = crate::bounds::load::MAX_COORD;
+        let bad = seats.iter().any(|s| {
+            (s.order != NO_ORDER && self.get(s.order).is_none())
+                || !s.slot.is_finite()
+                || s.slot.abs().max_element() > max
+                || !s.exit_route.is_finite()
+                || !(0.0..=max).contains(&s.exit_route)
+                || !s.exit_leg.is_finite()
+                || s.exit_leg > max
+        });
+        if bad {
+            return Err("an agent's formation seat is out of range".into());
+        }
+        Ok(())
+    }
+}
+
+/// The flow field toward an order's destination, with its grid.
+#[derive(Clone, Copy)]
+pub struct RouteField<'a> {
+    pub grid: &'a SurfaceGrid,
+    pub mods: &'a ModifierLayer,
+    pub field: &'a FlowField,
+}
+
+impl RouteField<'_> {
+    /// Route distance of `cell` to the destination (`None` off the field or unreachable).
+    #[inline]
+    pub fn distance(&self, cell: CellId) -> Option<f32> {
+        if cell == NONE || cell as usize >= self.grid.cell_count() {
+            return None;
+        }
+        Some(self.field.distance(cell)).filter(|d| d.is_finite())
+    }
+}
+
+/// Route length from `p` (standing in `cell`) to a slot whose route distance is `slot_route`:
+/// the longer of the straight line and the difference of route distances (see the module).
+#[inline]
+pub fn route_length(p: Vec2, cell: CellId, slot: Vec2, slot_route: f32, field: Option<RouteField>) -> f32 {
+    let straight = p.distance(slot);
+    match field.and_then(|f| f.distance(cell)) {
+        Some(d) => straight.max(d - slot_route),
+        None => straight,
+    }
+}
+
+impl RouteField<'_> {
+    /// Whether the straight line from `p` (in `cell`) to `slot` crosses open cells only.
+    #[inline]
+    pub fn line_open(&self, cell: CellId, p: Vec3, slot: Vec2) -> bool {
+        line_is_open(self.grid, self.mods, cell, p, slot, MAX_LINE_STEPS)
+    }
+}
+
+/// A route read off the flow field (between cell centres, corners cut to the cell) is this much
+/// shorter than what a crowd walks around those corners, keeping clear of walls and each other.
+pub const FIELD_DETOUR: f32 = 1.2;
+/// Cells followed down the field at most when looking for the exit (`RouteField::exit`).
+const MAX_EXIT_CELLS: u32 = 4096;
+/// The line from the descent to the slot is checked every this many cells.
+const EXIT_CHECK_EVERY: u32 = 2;
+
+impl RouteField<'_> {
+    /// Where an agent in `cell` whose straight line to `slot` is blocked leaves the field: it
+    /// walks down the field (toward the destination) until the straight line from the cell it
+    /// reached to the slot is open. Returns that cell's route distance and the straight leg,
+    /// or `None` when no such cell is found.
+    pub fn exit(&self, cell: CellId, slot: Vec2) -> Option<(f32, f32)> {
+        let mut c = cell;
+        for k in 0..MAX_EXIT_CELLS {
+            let dc = self.distance(c)?;
+            let centre = self.grid.cell_center(c);
+            if k > 0 && k % EXIT_CHECK_EVERY == 0 && self.line_open(c, centre, slot) {
+                return Some((dc, Vec2::new(centre.x, centre.z).distance(slot)));
+            }
+            let next = self
+                .grid
+                .links(c)
+                .iter()
+                .filter_map(|&n| Some((n, self.distance(n)?)))
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
+            if next.1 >= dc {
+                // The destination's cell: the slot is in sight of it or beyond reach.
+                return self.line_open(c, centre, slot).then(|| (dc, Vec2::new(centre.x, centre.z).distance(slot)));
+            }
+            c = next.0;
+        }
+        None
+    }
+}
+
+/// The route length an agent walking to its slot expects: the straight line when it is open
+/// (or there is no field); else down the field to its exit and the straight leg from there
+/// (see `RouteField::exit`); without a known exit, its route distance to the destination.
+/// Never less than the straight line.
+#[inline]
+pub fn walk_length(p: Vec3, cell: CellId, seat: &Seat, field: Option<RouteField>) -> f32 {
+    let straight = Vec2::new(p.x, p.z).distance(seat.slot);
+    let route = field.filter(|_| !seat.line_open).and_then(|f| f.distance(cell));
+    match route {
+        Some(d) if seat.exit_leg >= 0.0 && d >= seat.exit_route => {
+            straight.max((d - seat.exit_route) * FIELD_DETOUR + seat.exit_leg)
+        }
+        Some(d) => straight.max(d * FIELD_DETOUR),
+        None => straight,
+    }
+}
+
+/// The members of a new order, read from the agent storage.
+pub struct Members<'a> {
+    /// Agent indices, each once.
+    pub index: &'a [usize],
+    pub pos: &'a [Vec3],
+    pub cells: &'a [CellId],
+}
+
+/// A planned order: the seat of each member (in `Members::index` order, order index unset) and
+/// the common travel time.
+pub struct Plan {
+    pub placement: Placement,
+    pub seats: Vec<Seat>,
+    pub time_to_arrive: f32,
+}
+
+/// Plans an order: the formation faces from the members' centroid toward `destination`, its
+/// slots (moved onto the nearest open cell by `open_slot` when they fall on a closed one) are
+/// assigned so that the summed route length is least, and the common travel time is the
+/// longest route at `base_speed`. `slot_route(p)` gives a slot's route distance to the
+/// destination (0 without a field).
+pub fn plan(
+    m: &Members,
+    destination: Vec2,
+    shape: &FormationShape,
+    field: Option<RouteField>,
+    open_slot: &dyn Fn(Vec2) -> (Vec2, CellId),
+) -> Plan {
+    let n = m.index.len();
+    let xz = |i: usize| Vec2::new(m.pos[i].x, m.pos[i].z);
+    let centroid = m.index.iter().map(|&i| xz(i)).sum::<Vec2>() / n.max(1) as f32;
+    let placement = Placement::facing(centroid, destination);
+    let mut offsets = Vec::with_capacity(n);
+    shape.offsets(n, &mut offsets);
+    let slots: Vec<(Vec2, f32)> = offsets
+        .iter()
+        .map(|&o| {
+            let (p, cell) = open_slot(placement.place(o));
+            (p, field.and_then(|f| f.distance(cell)).unwrap_or(0.0))
+        })
+        .collect();
+    let agent_xz: Vec<Vec2> = m.index.iter().map(|&i| xz(i)).collect();
+    let slot_xz: Vec<Vec2> = slots.iter().map(|s| s.0).collect();
+    let cost = |a: usize, s: usize| {
+        let i = m.index[a];
+        route_length(agent_xz[a], m.cells.get(i).copied().unwrap_or(NONE), slots[s].0, slots[s].1, field)
+    };
+    let picks = assign(&agent_xz, &slot_xz, &cost);
+    let mut longest = 0.0f32;
+    let seats = picks
+        .iter()
+        .zip(m.index)
+        .map(|(&s, &i)| {
+            let slot = slots[s as usize].0;
+            let cell = m.cells.get(i).copied().unwrap_or(NONE);
+            let mut seat = Seat { slot, line_open: true, ..Seat::default() };
+            if let Some(f) = field.filter(|f| !f.line_open(cell, m.pos[i], slot)) {
+                seat.line_open = false;
+                if let Some((route, leg)) = f.exit(cell, slot) {
+                    (seat.exit_route, seat.exit_leg) = (route, leg);
+                }
+            }
+            longest = longest.max(walk_length(m.pos[i], cell, &seat, field));
+            seat
+        })
+        .collect();
+    Plan { placement, seats, time_to_arrive: longest / shape.base_speed }
+}
+
+/// One step of following the orders, after the agents moved: marks agents within their order's
+/// arrival radius of their slot as arrived, recounts each order's members, drops orders without
+/// members, and appends to `arrivals` the ids of orders whose members have now all arrived
+/// (each order once).
+pub(crate) fn follow(f: &mut Formations, seats: &mut [Seat], pos: &[Vec3], arrivals: &mut Vec<i64>) {
+    arrivals.clear();
+    if f.orders.is_empty() {
+        return;
+    }
+    for o in f.orders.iter_mut().flatten() {
+        o.agents = 0;
+        o.arrived = 0;
+    }
+    for (s, p) in seats.iter_mut().zip(pos) {
+        if !s.is_ordered() {
+            continue;
+        }
+        let Some(o) = f.orders.get_mut(s.order as usize).and_then(Option::as_mut) else {
+            *s = Seat::default();
+            continue;
+        };
+        if !s.arrived && Vec2::new(p.x, p.z).distance_squared(s.slot) <= o.arrival_radius * o.arrival_radius {
+            s.arrived = true;
+        }
+        o.agents += 1;
+        o.arrived += s.arrived as u32;
+    }
+    for k in 0..f.orders.len() {
+        let Some(o) = f.orders.get_mut(k).and_then(Option::as_mut) else { continue };
+        if o.agents == 0 {
+            f.remove(k as u32);
+        } else if o.arrived == o.agents && !o.announced {
+            o.announced = true;
+            arrivals.push(o.id);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn order() -> Order {
+        Order {
+            id: 0,
+            placement: Placement::facing(Vec2::ZERO, Vec2::X),
+            arrival_radius: 0.5,
+            min_speed_multiplier: 0.5,
+            max_speed_multiplier: 1.5,
+            dest_cell: NONE,
+            field: NO_FIELD,
+            started: 0.0,
+            time_to_arrive: 1.0,
+            base_speed: 3.5,
+            deadline: 1.0,
+            agents: 0,
+            arrived: 0,
+            announced: false,
+        }
+    }
+
+    #[test]
+    fn orders_are_counted_announced_once_and_dropped_when_empty() {
+        let mut f = Formations::default();
+        let (k, id) = f.insert(order()).unwrap();
+        assert_eq!(id, 1);
+        let seat = |x: f32| Seat { order: k, slot: Vec2::new(x, 0.0), ..Seat::default() };
+        let mut seats = vec![seat(0.0), seat(5.0), Seat::default()];
+        let mut pos = vec![Vec3::new(0.2, 0.0, 0.0), Vec3::new(0.0, 0.0, 0.0), Vec3::ZERO];
+        let mut arrivals = Vec::new();
+        follow(&mut f, &mut seats, &pos, &mut arrivals);
+        assert!(arrivals.is_empty());
+        assert_eq!((f.get(k).unwrap().agents, f.get(k).unwrap().arrived), (2, 1));
+        pos[1].x = 4.8;
+        follow(&mut f, &mut seats, &pos, &mut arrivals);
+        assert_eq!(arrivals, vec![id]);
+        // Walking off the slot afterwards does not un-arrive, nor announce again.
+        pos[1].x = 0.0;
+        follow(&mut f, &mut seats, &pos, &mut arrivals);
+        assert!(arrivals.is_empty());
+        // Members gone: the order is dropped; ids are never reused.
+        follow(&mut f, &mut seats[2..], &pos[2..], &mut arrivals);
+        assert!(f.is_empty());
+        assert_eq!(f.insert(order()).unwrap().1, 2);
+    }
+
+    #[test]
+    fn route_length_takes_the_longer_lower_bound() {
+        assert_eq!(route_length(Vec2::ZERO, NONE, Vec2::new(3.0, 4.0), 0.0, None), 5.0);
+    }
+}

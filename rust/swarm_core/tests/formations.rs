@@ -1,0 +1,227 @@
+//! Formation orders, as scenarios: agents ordered across open ground arrive together in their
+//! slots without crossing paths, hold them, and go back to their target when released; around a
+//! wall (on a surface flow field) the far side still arrives with the near side; bad orders are
+//! refused; and the same order gives the same result on 1 and 4 threads.
+
+mod common;
+
+use common::{ascii, DT};
+use swarm_core::formation::assign::paths_cross;
+use swarm_core::formation::{FormationError, FormationShape, ShapeError};
+use swarm_core::glam::{Vec2, Vec3};
+use swarm_core::{AgentId, Archetype, World, WorldSettings};
+
+fn world(threads: usize) -> World {
+    World::new(WorldSettings { max_agents: 500, worker_threads: threads, seed: 5, ..Default::default() })
+}
+
+fn wedge() -> FormationShape {
+    let mut points = vec![Vec2::ZERO];
+    for k in 1..=7 {
+        points.push(Vec2::new(-(k as f32), k as f32));
+        points.push(Vec2::new(k as f32, k as f32));
+    }
+    FormationShape { points, ..Default::default() }
+}
+
+fn xz(p: Vec3) -> Vec2 {
+    Vec2::new(p.x, p.z)
+}
+
+/// Steps until the order reports arrival (or `max` steps); records each agent's first step within
+/// the arrival radius of where it ends. Returns the arrival step and the per-agent arrival steps.
+fn run_order(w: &mut World, ids: &[AgentId], order: i64, max: usize) -> (usize, Vec<usize>) {
+    let mut done = None;
+    let mut track: Vec<Vec<Vec2>> = vec![Vec::new(); ids.len()];
+    for s in 0..max {
+        w.step(DT);
+        for (k, &id) in ids.iter().enumerate() {
+            track[k].push(xz(w.position(id).unwrap()));
+        }
+        if w.formation_arrivals().contains(&order) {
+            assert!(done.is_none(), "arrival reported twice");
+            done = Some(s);
+            break;
+        }
+    }
+    if done.is_none() {
+        let pr = w.formation_progress(order).unwrap();
+        for &id in ids {
+            let seat = w.state().agents().seat[w.index_of(id).unwrap()];
+            eprintln!("{:?} at {} slot {} arrived {}", pr, w.position(id).unwrap(), seat.slot, seat.arrived);
+        }
+    }
+    let done = done.expect("the order should arrive");
+    let arrivals = track.iter().map(|t| t.iter().position(|p| p.distance(*t.last().unwrap()) <= 0.5).unwrap()).collect();
+    (done, arrivals)
+}
+
+#[test]
+fn open_ground_order_arrives_together_without_crossing() {
+    let mut w = world(2);
+    let a = w.add_archetype(Archetype::default());
+    // A target far away: without the order the agents would chase it.
+    w.register_target(Vec3::new(-20.0, 0.0, 0.0), 1.0);
+    // As many agents as the wedge has points: one rank, its tip at the destination.
+    let ids: Vec<AgentId> = (0..15)
+        .map(|i| w.spawn(a, Vec3::new((i % 5) as f32 * 1.5, 0.0, (i / 5) as f32 * 1.5)).unwrap())
+        .collect();
+    let starts: Vec<Vec2> = ids.iter().map(|&id| xz(w.position(id).unwrap())).collect();
+    let dest = Vec3::new(45.0, 0.0, 3.0);
+    let mut findings = Vec::new();
+    let given = w.move_in_formation(&ids, dest, wedge(), &mut findings).unwrap();
+    assert_eq!((given.agents, given.skipped), (15, 0));
+    let planned = w.formation_progress(given.id).unwrap().time_to_arrive;
+    let (done, arrivals) = run_order(&mut w, &ids, given.id, 3000);
+    let (first, last) = (*arrivals.iter().min().unwrap(), *arrivals.iter().max().unwrap());
+    let travel = last as f32 * DT;
+    let spread = (last - first) as f32 * DT;
+    eprintln!("planned {planned:.2} s, arrived at {:.2} s, spread {spread:.2} s", done as f32 * DT);
+    assert!(spread <= 0.05 * travel, "spread {spread} s of {travel} s");
+    assert!((travel - planned).abs() <= 0.15 * planned, "travel {travel} vs planned {planned}");
+    // The wedge's tip stands at the destination.
+    let ends: Vec<Vec2> = ids.iter().map(|&id| xz(w.position(id).unwrap())).collect();
+    let tip = ends.iter().map(|e| e.distance(xz(dest))).fold(f32::MAX, f32::min);
+    assert!(tip <= 0.5, "nearest agent {tip} m from the destination");
+    for i in 0..ids.len() {
+        for j in i + 1..ids.len() {
+            assert!(!paths_cross(starts[i], ends[i], starts[j], ends[j]), "paths of {i} and {j} cross");
+        }
+    }
+    // Holding: two more seconds, nobody walks off (idle motion is off for ordered agents).
+    for _ in 0..120 {
+        w.step(DT);
+        assert!(w.formation_arrivals().is_empty());
+    }
+    for (k, &id) in ids.iter().enumerate() {
+        let seat = w.state().agents().seat[w.index_of(id).unwrap()];
+        let p = xz(w.position(id).unwrap());
+        assert!(p.distance(seat.slot) < 0.2, "agent {k} stands {} m off its slot", p.distance(seat.slot));
+        assert!(w.velocity(id).unwrap().length() < 0.05, "agent {k} still walks {} at {} m", w.velocity(id).unwrap(), p.distance(seat.slot));
+    }
+    // Released, they chase the target again.
+    assert!(w.cancel_formation(given.id));
+    assert!(w.formation_progress(given.id).is_none() && w.agent_order(ids[0]).is_none());
+    let before: f32 = ids.iter().map(|&id| w.position(id).unwrap().x).sum();
+    for _ in 0..120 {
+        w.step(DT);
+    }
+    let after: f32 = ids.iter().map(|&id| w.position(id).unwrap().x).sum();
+    assert!(after < before - 15.0 * 3.0, "released agents should head for the target");
+    assert!(!w.cancel_formation(given.id));
+}
+
+/// The level: open floor with a wall (x = 20, z 5..17) across the way of about half the group.
+const WALLED: [&str; 30] = [
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "....................#...................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+];
+
+fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
+    let mut w = world(threads);
+    w.set_surface(Some(ascii(&WALLED)));
+    let a = w.add_archetype(Archetype { agent_radius: 0.3, ..Default::default() });
+    // A group west of the wall; about half of it faces the wall head on, the rest sees the gap.
+    let ids: Vec<AgentId> = (0..30)
+        .map(|i| w.spawn(a, Vec3::new(6.0 + (i % 5) as f32 * 1.2, 0.0, 10.0 + (i / 5) as f32 * 2.4)).unwrap())
+        .collect();
+    let square = FormationShape {
+        points: (0..30).map(|k| Vec2::new((k % 6) as f32 - 2.5, (k / 6) as f32)).collect(),
+        spacing: 1.5,
+        ..Default::default()
+    };
+    let given = w.move_in_formation(&ids, Vec3::new(31.0, 0.0, 12.0), square, &mut Vec::new()).unwrap();
+    let planned = w.formation_progress(given.id).unwrap().time_to_arrive;
+    let starts: Vec<Vec3> = ids.iter().map(|&id| w.position(id).unwrap()).collect();
+    let (_, arrivals) = run_order(&mut w, &ids, given.id, 4000);
+    if std::env::var("FORMATION_DEBUG").is_ok() {
+        eprintln!("planned {planned}");
+        for (k, &id) in ids.iter().enumerate() {
+            eprintln!("{k}: start {} end {} arrived {:.2}", starts[k], w.position(id).unwrap(), arrivals[k] as f32 * DT);
+        }
+    }
+    let (first, last) = (*arrivals.iter().min().unwrap(), *arrivals.iter().max().unwrap());
+    let grid = &w.surface().unwrap().grid;
+    for &id in &ids {
+        let p = w.position(id).unwrap();
+        assert!(grid.locate(p).is_some(), "agent at {p} is inside the wall");
+    }
+    ((last - first) as f32 * DT, last as f32 * DT, ids.iter().map(|&id| w.position(id).unwrap()).collect())
+}
+
+#[test]
+fn around_a_wall_the_far_side_arrives_with_the_near_side() {
+    let (spread, travel, _) = walled_order(2);
+    eprintln!("walled: spread {spread:.2} s of {travel:.2} s");
+    assert!(spread <= 0.10 * travel, "spread {spread} s of {travel} s");
+}
+
+#[test]
+fn an_order_gives_the_same_result_on_one_and_four_threads() {
+    assert_eq!(walled_order(1).2, walled_order(4).2);
+}
+
+#[test]
+fn bad_orders_are_refused_and_leave_agents_alone() {
+    let mut w = world(1);
+    let a = w.add_archetype(Archetype::default());
+    let id = w.spawn(a, Vec3::ZERO).unwrap();
+    let mut f = Vec::new();
+    let dest = Vec3::new(5.0, 0.0, 0.0);
+    assert_eq!(w.move_in_formation(&[], dest, wedge(), &mut f), Err(FormationError::NoAgents));
+    let empty = FormationShape { points: vec![], ..Default::default() };
+    assert_eq!(w.move_in_formation(&[id], dest, empty, &mut f), Err(FormationError::Shape(ShapeError::NoPoints)));
+    assert_eq!(w.move_in_formation(&[id], Vec3::NAN, wedge(), &mut f), Err(FormationError::BadDestination));
+    assert_eq!(w.move_in_formation(&[id], Vec3::splat(1e30), wedge(), &mut f), Err(FormationError::BadDestination));
+    w.despawn(id);
+    assert_eq!(w.move_in_formation(&[id], dest, wedge(), &mut f), Err(FormationError::NoAgents));
+    assert_eq!(w.formation_count(), 0);
+    // Stale and repeated ids are skipped; a second order takes the agent from the first.
+    let b = w.spawn(a, Vec3::ZERO).unwrap();
+    let first = w.move_in_formation(&[b, b, id], dest, wedge(), &mut f).unwrap();
+    assert_eq!((first.agents, first.skipped), (1, 2));
+    let second = w.move_in_formation(&[b], -dest, wedge(), &mut f).unwrap();
+    assert_eq!(w.agent_order(b), Some(second.id));
+    w.step(DT);
+    assert!(w.formation_progress(first.id).is_none(), "the emptied order is dropped");
+    // An agent despawned mid-order leaves it: the order completes for the others.
+    let c = w.spawn(a, Vec3::new(0.0, 0.0, 3.0)).unwrap();
+    let third = w.move_in_formation(&[b, c], dest, wedge(), &mut f).unwrap();
+    w.step(DT);
+    w.despawn(c);
+    let mut arrived = 0;
+    for _ in 0..600 {
+        w.step(DT);
+        arrived += w.formation_arrivals().iter().filter(|&&o| o == third.id).count();
+    }
+    assert_eq!(arrived, 1);
+    assert_eq!(w.formation_progress(third.id).unwrap().agents, 1);
+}
