@@ -4,6 +4,7 @@ pub mod archetype;
 pub mod attack_profile;
 pub mod behavior_profile;
 pub mod flow_field_data;
+pub mod formation;
 pub mod movement_profile;
 pub mod perception_profile;
 pub mod settings;

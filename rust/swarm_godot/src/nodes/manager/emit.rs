@@ -94,6 +94,7 @@ impl SwarmManager {
                         me.signals().target_attacked().emit(&t, damage, agent_id);
                     }
                 }
+                Outcall::FormationArrived { order_id } => me.signals().formation_arrived().emit(order_id),
             }
         }
     }

@@ -15,6 +15,7 @@
 mod api;
 mod debug;
 mod emit;
+mod formations;
 mod outbox;
 mod persistence;
 mod registration;
@@ -204,6 +205,7 @@ impl INode3D for SwarmManager {
         // Write.
         self.cast_sight_rays();
         self.queue_attacks();
+        self.queue_formation_arrivals();
         let dt = delta as f32;
         self.corpses.iter_mut().for_each(|c| c.age += dt);
         self.corpses.retain(|c| c.age < DEATH_SECONDS);
@@ -261,6 +263,10 @@ impl SwarmManager {
     /// receiver's strike damage scale), after the receiver got it.
     #[signal]
     fn obstacle_attacked(obstacle: Gd<SwarmFlowModifier>, damage: f32, agent_id: i64);
+    /// Emitted once per formation order, when every living agent of it has reached its slot
+    /// (see [method move_in_formation]). A handler may give new orders.
+    #[signal]
+    fn formation_arrived(order_id: i64);
 
     /// Sets [member settings] (and tells the registered nodes, whose setup warnings depend on it).
     #[func]

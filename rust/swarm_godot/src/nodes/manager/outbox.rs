@@ -13,4 +13,6 @@ pub(super) enum Outcall {
     ObstacleAttacked { modifier: InstanceId, damage: f32, agent_id: i64 },
     /// The `target_attacked` signal.
     TargetAttacked { target: InstanceId, damage: f32, agent_id: i64 },
+    /// The `formation_arrived` signal.
+    FormationArrived { order_id: i64 },
 }
