@@ -84,6 +84,10 @@ impl SimState {
         &self.agents
     }
 
+    pub fn formations(&self) -> &Formations {
+        &self.formations
+    }
+
     pub fn archetypes_len(&self) -> usize {
         self.archetypes.len()
     }

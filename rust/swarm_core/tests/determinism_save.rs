@@ -1,10 +1,11 @@
 //! One scenario with every feature the core has on (surface flow field, a door closing and
 //! opening, perception with noises, attacks, moving targets, spawn/despawn churn, a pinned
-//! agent): a hash of the whole simulation after 10,000 steps is the same on 1, 2 and 8 threads,
+//! agent, formation orders given and cancelled): a hash of the whole simulation after 10,000 steps is the same on 1, 2 and 8 threads,
 //! and the same when the world is saved and loaded along the way.
 
 use swarm_core::flow_field::{ModifierBox, RouteMode};
-use swarm_core::glam::Vec3;
+use swarm_core::formation::FormationShape;
+use swarm_core::glam::{Vec2, Vec3};
 use swarm_core::{Archetype, AttackProfile, World, WorldSettings};
 
 mod common;
@@ -61,6 +62,19 @@ fn drive(w: &mut World, s: usize) {
         let id = w.id_at(0);
         w.set_agent_target(id, Some(1));
     }
+    if s % 1500 == 200 {
+        // A formation order of 40 agents across the door, cancelled 1,000 steps later.
+        let ids: Vec<_> = (0..40.min(w.count())).map(|k| w.id_at((k * 11 + s) % w.count())).collect();
+        let dest = if (s / 1500) % 2 == 0 { Vec3::new(20.0, 0.0, 15.0) } else { Vec3::new(10.0, 0.0, 4.0) };
+        let shape = FormationShape { points: (0..8).map(|k| Vec2::new(k as f32 - 3.5, 0.0)).collect(), ..Default::default() };
+        w.move_in_formation(&ids, dest, shape, &mut Vec::new()).unwrap();
+    }
+    if s % 1500 == 1200 {
+        let last = (1..=(s as i64)).rev().find(|&id| w.formation_progress(id).is_some());
+        if let Some(id) = last {
+            w.cancel_formation(id);
+        }
+    }
     w.step(DT);
 }
 
@@ -69,6 +83,7 @@ fn state_hash(w: &World) -> u64 {
     let mut bytes = postcard::to_stdvec(w.agents()).unwrap();
     bytes.extend(postcard::to_stdvec(w.targets()).unwrap());
     bytes.extend(postcard::to_stdvec(w.surface().unwrap()).unwrap());
+    bytes.extend(postcard::to_stdvec(w.state().formations()).unwrap());
     bytes.extend(w.stats().ticks.to_le_bytes());
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
 }

@@ -15,27 +15,33 @@ use crate::convert::{report_findings, resource_name};
 /// that one walking at [member base_speed]. Presets: [code]res://addons/swarm/formations/[/code]
 /// (line, column, wedge, square, circle).
 #[derive(GodotClass)]
-#[class(tool, base = Resource)]
+#[class(tool, init, base = Resource)]
 pub struct SwarmFormation {
     /// Slot offsets in local space (X right, -Z forward; Y is ignored), in spacings. The point
     /// at the origin stands on the destination (the tip of a wedge).
     #[export]
+    #[init(val = default_points())]
     points: PackedVector3Array,
     /// Metres per unit of [member points], and the gap between repeated ranks.
     #[export(range = (0.05, 20.0, 0.05, or_greater, suffix = "m"))]
+    #[init(val = 2.0)]
     spacing: f32,
     /// The agent with the longest route walks at this speed; the others slower, to arrive with it.
     #[export(range = (0.01, 20.0, 0.01, or_greater, suffix = "m/s"))]
+    #[init(val = 3.5)]
     base_speed: f32,
     /// An agent never walks slower than this multiple of its own max speed (it may arrive early).
     #[export(range = (0.01, 1.0, 0.01))]
+    #[init(val = 0.5)]
     min_speed_multiplier: f32,
     /// An agent that fell behind catches up at most at this multiple of its own max speed.
     #[export(range = (1.0, 10.0, 0.01))]
+    #[init(val = 1.5)]
     max_speed_multiplier: f32,
     /// An agent this near its slot has arrived; [signal SwarmManager.formation_arrived] fires when
     /// every living agent of the order has.
     #[export(range = (0.01, 5.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 0.5)]
     arrival_radius: f32,
 
     base: Base<Resource>,
@@ -43,19 +49,6 @@ pub struct SwarmFormation {
 
 #[godot_api]
 impl godot::classes::IResource for SwarmFormation {
-    fn init(base: Base<Resource>) -> Self {
-        let d = FormationShape::default();
-        Self {
-            points: d.points.iter().map(|p| Vector3::new(p.x, 0.0, p.y)).collect(),
-            spacing: d.spacing,
-            base_speed: d.base_speed,
-            min_speed_multiplier: d.min_speed_multiplier,
-            max_speed_multiplier: d.max_speed_multiplier,
-            arrival_radius: d.arrival_radius,
-            base,
-        }
-    }
-
     /// Every property edit is announced with `changed` (the editor preview redraws).
     fn on_set(&mut self, _property: StringName, _value: Variant) -> bool {
         self.base_mut().emit_changed();
@@ -87,6 +80,11 @@ impl SwarmFormation {
             })
             .collect()
     }
+}
+
+/// The core's default shape (a line of five), as inspector points.
+fn default_points() -> PackedVector3Array {
+    FormationShape::default().points.iter().map(|p| Vector3::new(p.x, 0.0, p.y)).collect()
 }
 
 impl SwarmFormation {

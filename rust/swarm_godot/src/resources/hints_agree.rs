@@ -13,8 +13,9 @@
 //! included (those have no bound; they are compared with the core config's `Default`).
 
 use swarm_core::bounds::{
-    archetype, attack, behavior, director, lod, movement, perception, spawner, target, traffic, world,
+    archetype, attack, behavior, director, formation, lod, movement, perception, spawner, target, traffic, world,
 };
+use swarm_core::formation::FormationShape;
 use swarm_core::sanitize::Setting;
 use swarm_core::traffic::TrafficProfile;
 use swarm_core::{Archetype, AttackProfile, BehaviorProfile, MovementProfile, PerceptionProfile, WorldSettings};
@@ -165,6 +166,15 @@ fn resources() -> Vec<Resource> {
             core_default: format!("{:?}", Archetype::default()),
             elsewhere: &[],
             engine_only: &[],
+            bool_alias: &[],
+        },
+        Resource {
+            file: "formation.rs",
+            source: include_str!("formation.rs"),
+            groups: &[formation::ALL],
+            core_default: format!("{:?}", FormationShape::default()),
+            elsewhere: &[],
+            engine_only: &["points"],
             bool_alias: &[],
         },
         Resource {
