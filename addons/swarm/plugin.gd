@@ -5,13 +5,14 @@ extends EditorPlugin
 ## editor needs: the gizmos that draw the spawners' areas, the flow modifiers' boxes and the
 ## traffic lanes' windows in the 3D view, the Bake Flow Field button (with its progress bar) in
 ## the SwarmManager inspector, and the setup-fix buttons beside the warnings of flow modifiers,
-## breakables and pushables.
+## breakables and pushables, and the slot preview of a SwarmFormation.
 
 var _spawner_gizmo: EditorNode3DGizmoPlugin
 var _modifier_gizmo: EditorNode3DGizmoPlugin
 var _traffic_gizmo: EditorNode3DGizmoPlugin
 var _flow_field_inspector: EditorInspectorPlugin
 var _setup_fix_inspector: EditorInspectorPlugin
+var _formation_inspector: EditorInspectorPlugin
 
 
 func _enter_tree() -> void:
@@ -30,6 +31,8 @@ func _enter_tree() -> void:
 	_setup_fix_inspector = preload("setup_fix_inspector.gd").new()
 	_setup_fix_inspector.undo_redo = get_undo_redo()
 	add_inspector_plugin(_setup_fix_inspector)
+	_formation_inspector = preload("formation_inspector.gd").new()
+	add_inspector_plugin(_formation_inspector)
 
 
 func _exit_tree() -> void:
@@ -53,6 +56,9 @@ func _exit_tree() -> void:
 	if _setup_fix_inspector != null:
 		remove_inspector_plugin(_setup_fix_inspector)
 		_setup_fix_inspector = null
+	if _formation_inspector != null:
+		remove_inspector_plugin(_formation_inspector)
+		_formation_inspector = null
 
 
 func _redraw_selected_modifiers() -> void:
