@@ -21,18 +21,25 @@ if [[ $# -ne 1 || ! -f "$1" ]]; then echo "usage: tools/check_package.sh ZIP" >&
 ZIP=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 FILTER=chase
 
-if ! command -v x86_64-w64-mingw32-objdump >/dev/null 2>&1; then
-  echo "== installing binutils-mingw-w64-x86-64 (for x86_64-w64-mingw32-objdump)"
+# Tools: x86_64-w64-mingw32-objdump (binutils-mingw-w64-x86-64) and nm (binutils).
+pkgs=()
+command -v x86_64-w64-mingw32-objdump >/dev/null 2>&1 || pkgs+=(binutils-mingw-w64-x86-64)
+command -v nm >/dev/null 2>&1 || pkgs+=(binutils)
+if (( ${#pkgs[@]} > 0 )); then
+  echo "== installing ${pkgs[*]}"
   run=(); (( EUID == 0 )) || run=(sudo)
   "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
-  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends binutils-mingw-w64-x86-64
+  "${run[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${pkgs[@]}"
 fi
 
 SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/swarm-check-package.XXXXXX")
 trap 'rm -rf "$SCRATCH"' EXIT
 
 echo "== [1/4] layout of $(basename "$ZIP")"
-(cd "$ROOT" && git ls-files addons/swarm 2>/dev/null || true) >"$SCRATCH/repo_addon_files"
+if ! (cd "$ROOT" && git ls-files addons/swarm) >"$SCRATCH/repo_addon_files" 2>/dev/null; then
+  echo "   (no git here: the zip is not compared with the repository's addon files)"
+  : >"$SCRATCH/repo_addon_files"
+fi
 python3 - "$ZIP" "$SCRATCH/repo_addon_files" "$SCRATCH/libs" <<'PY'
 import configparser, re, sys, zipfile
 zip_path, repo_list, libs_out = sys.argv[1:]
