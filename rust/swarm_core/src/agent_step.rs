@@ -212,7 +212,9 @@ impl<'a> StepCtx<'a> {
         let mut facing_override = None;
         if let Some(order) = self.order_of(&st.seat) {
             let mv = self.seat_step(a, st, order, &mut c, samples);
-            raw = c.0.result();
+            // Personal Space turns an ordered agent aside but does not slow it: it keeps the
+            // pace its seat asks for (its pull's length), or it would fall behind in a crowd.
+            raw = c.0.result().normalize_or_zero() * mv.pull.length();
             goal = mv.pull.normalize_or_zero();
             speed = mv.speed;
             facing_override = mv.facing;
@@ -265,7 +267,8 @@ impl<'a> StepCtx<'a> {
         let i = a.i;
         let b = &self.archetypes[a.arch[i] as usize].config.behavior;
         let field = self.nav.and_then(|n| {
-            n.formation_field(order.field).map(|field| RouteField { grid: &n.grid, mods: &n.mods, field })
+            let field = n.formation_field(order.field).filter(|f| f.target() == order.dest_cell)?;
+            Some(RouteField { grid: &n.grid, mods: &n.mods, field })
         });
         let check = LINE_CHECK_INTERVAL.max(1);
         let check_line = self.tick.wrapping_add(a.seeds[i]) % check == 0;

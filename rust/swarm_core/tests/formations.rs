@@ -38,6 +38,13 @@ fn run_order(w: &mut World, ids: &[AgentId], order: i64, max: usize) -> (usize, 
         for (k, &id) in ids.iter().enumerate() {
             track[k].push(xz(w.position(id).unwrap()));
         }
+        if std::env::var("FORMATION_TRACE").is_ok() && s % 30 == 0 {
+            let k: usize = std::env::var("FORMATION_TRACE").unwrap().parse().unwrap();
+            let i = w.index_of(ids[k]).unwrap();
+            let seat = w.state().agents().seat[i];
+            let p = w.position(ids[k]).unwrap();
+            eprintln!("t {:.2} p {:.1},{:.1} v {:.2} open {} d {:.1}", s as f32 * DT, p.x, p.z, w.velocity(ids[k]).unwrap().length(), seat.line_open, Vec2::new(p.x, p.z).distance(seat.slot));
+        }
         if w.formation_arrivals().contains(&order) {
             assert!(done.is_none(), "arrival reported twice");
             done = Some(s);
@@ -161,6 +168,12 @@ fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
     let given = w.move_in_formation(&ids, Vec3::new(31.0, 0.0, 12.0), square, &mut Vec::new()).unwrap();
     let planned = w.formation_progress(given.id).unwrap().time_to_arrive;
     let starts: Vec<Vec3> = ids.iter().map(|&id| w.position(id).unwrap()).collect();
+    if std::env::var("FORMATION_DEBUG").is_ok() {
+        for (k, &id) in ids.iter().enumerate() {
+            let seat = w.state().agents().seat[w.index_of(id).unwrap()];
+            eprintln!("seat {k}: {seat:?}");
+        }
+    }
     let (_, arrivals) = run_order(&mut w, &ids, given.id, 4000);
     if std::env::var("FORMATION_DEBUG").is_ok() {
         eprintln!("planned {planned}");

@@ -298,36 +298,51 @@ impl RouteField<'_> {
 /// shorter than what a crowd walks around those corners, keeping clear of walls and each other.
 pub const FIELD_DETOUR: f32 = 1.2;
 /// Cells followed down the field at most when looking for the exit (`RouteField::exit`).
-const MAX_EXIT_CELLS: u32 = 4096;
-/// The line from the descent to the slot is checked every this many cells.
-const EXIT_CHECK_EVERY: u32 = 2;
+const MAX_EXIT_CELLS: usize = 4096;
 
 impl RouteField<'_> {
     /// Where an agent in `cell` whose straight line to `slot` is blocked leaves the field: it
-    /// walks down the field (toward the destination) until the straight line from the cell it
-    /// reached to the slot is open. Returns that cell's route distance and the straight leg,
-    /// or `None` when no such cell is found.
-    pub fn exit(&self, cell: CellId, slot: Vec2) -> Option<(f32, f32)> {
+    /// walks down the field (steepest descent toward the destination) until the straight line
+    /// from the cell it reached to the slot is open. Returns that cell's route distance and the
+    /// straight leg, or `None` when no cell of the descent sees the slot. The descent is found
+    /// first, then the first cell that sees the slot by bisection (sight only improves as the
+    /// walk nears the destination, where the slots stand), so a long walk costs a few line
+    /// checks. `path` is scratch.
+    pub fn exit(&self, cell: CellId, slot: Vec2, path: &mut Vec<CellId>) -> Option<(f32, f32)> {
+        path.clear();
         let mut c = cell;
-        for k in 0..MAX_EXIT_CELLS {
-            let dc = self.distance(c)?;
-            let centre = self.grid.cell_center(c);
-            if k > 0 && k % EXIT_CHECK_EVERY == 0 && self.line_open(c, centre, slot) {
-                return Some((dc, Vec2::new(centre.x, centre.z).distance(slot)));
-            }
+        let mut dc = self.distance(c)?;
+        while path.len() < MAX_EXIT_CELLS {
+            path.push(c);
             let next = self
                 .grid
                 .links(c)
                 .iter()
                 .filter_map(|&n| Some((n, self.distance(n)?)))
-                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))?;
-            if next.1 >= dc {
-                // The destination's cell: the slot is in sight of it or beyond reach.
-                return self.line_open(c, centre, slot).then(|| (dc, Vec2::new(centre.x, centre.z).distance(slot)));
+                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
+            match next {
+                Some((n, dn)) if dn < dc => (c, dc) = (n, dn),
+                _ => break,
             }
-            c = next.0;
         }
-        None
+        let sees = |k: usize| self.line_open(path[k], self.grid.cell_center(path[k]), slot);
+        let last = path.len() - 1;
+        if !sees(last) {
+            return None;
+        }
+        // The first cell that sees the slot, in 1..=last (the agent's own cell does not).
+        let (mut lo, mut hi) = (1usize.min(last), last);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if sees(mid) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        let e = path[lo];
+        let centre = self.grid.cell_center(e);
+        Some((self.distance(e)?, Vec2::new(centre.x, centre.z).distance(slot)))
     }
 }
 
@@ -397,6 +412,7 @@ pub fn plan(
     };
     let picks = assign(&agent_xz, &slot_xz, &cost);
     let mut longest = 0.0f32;
+    let mut path = Vec::new();
     let seats = picks
         .iter()
         .zip(m.index)
@@ -406,7 +422,7 @@ pub fn plan(
             let mut seat = Seat { slot, line_open: true, ..Seat::default() };
             if let Some(f) = field.filter(|f| !f.line_open(cell, m.pos[i], slot)) {
                 seat.line_open = false;
-                if let Some((route, leg)) = f.exit(cell, slot) {
+                if let Some((route, leg)) = f.exit(cell, slot, &mut path) {
                     (seat.exit_route, seat.exit_leg) = (route, leg);
                 }
             }
