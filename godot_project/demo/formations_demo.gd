@@ -236,6 +236,9 @@ func _scripted_order() -> void:
 	selected = manager.get_agent_ids()
 	preset = PRESETS.find(_scripted_preset)
 	_order(SCRIPTED_DESTINATION)
+	if last_order < 0:
+		push_error("formations demo: the scripted move_in_formation was refused")
+		return
 	var p := manager.get_formation_progress(last_order)
 	print("Swarm formations demo: %d agents; frame %d: order %d, everyone in a %s to %s, planned %.2f s" % [
 			manager.get_agent_count(), _frame, last_order, last_order_preset, SCRIPTED_DESTINATION, p.get("time_to_arrive", -1.0)])
