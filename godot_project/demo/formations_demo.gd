@@ -1,7 +1,7 @@
 extends Node3D
 
-## Swarm formations demo, RTS style: a squad of soldiers on a field split by a wall with one gate
-## and a block behind it. Select soldiers with a box, pick a formation, right-click on the ground:
+## Swarm formations demo, RTS style: a squad of soldiers on a field split by a wall with two
+## gates, the wall's middle piece in the squad's way. Select soldiers with a box, pick a formation, right-click on the ground:
 ## SwarmManager.move_in_formation sends them there. Slots are assigned so that paths do not cross,
 ## routes go around the walls over the baked surface flow field, and every agent's speed is set so
 ## that the whole squad arrives at the same moment, then holds its slots.
@@ -16,7 +16,7 @@ extends Node3D
 ## --shot-frames physics frames in, or, by default, half a second after the scripted order has
 ## arrived), --shot-width=W, --agents=N, --preset=NAME (the scripted order's formation).
 ## With --frames or --screenshot the demo orders by itself: everyone, across the level through
-## the gate, in the chosen formation (line by default).
+## the gates, in the chosen formation (line by default).
 
 const DemoCommon = preload("res://demo/demo_common.gd")
 
@@ -28,16 +28,17 @@ const PRESETS: Array[String] = ["line", "column", "wedge", "square", "circle"]
 @export var agent_count := 160
 ## Formation spacing used by every preset in the demo (the presets ship with 2 m).
 @export var spacing := 1.6
+## Formation base speed used by every preset in the demo (the presets ship with 3.5 m/s).
+@export var base_speed := 4.5
 @export var camera_offset := Vector3(0, 46, 36)
 @export var pan_speed := 30.0
 
 const HALF := 40.0  # half size of the field
-const GATE_Z := 6.0
-const GATE_HALF_WIDTH := 5.0
-const BLOCK_Z := -1.0
-const BLOCK_HALF_WIDTH := 6.0
-const START := Vector3(0, 0, 18)
-const SCRIPTED_DESTINATION := Vector3(0, 0, -20)
+const WALL_Z := 4.0
+const MIDDLE_HALF_WIDTH := 5.0  # the wall's middle piece
+const GATE_WIDTH := 11.0  # each side of the middle piece
+const START := Vector3(0, 0, 14)
+const SCRIPTED_DESTINATION := Vector3(0, 0, -14)
 
 var manager: SwarmManager
 var camera: Camera3D
@@ -70,6 +71,7 @@ var _shooting := false
 var _done := false
 var _ready_done := false
 var _arrived_at_frame := -1
+var _first_arrival_frame := -1
 var _step_samples := PackedFloat32Array()
 
 
@@ -85,6 +87,7 @@ func _ready() -> void:
 	for n in PRESETS:
 		var f: SwarmFormation = (load(PRESET_DIR + n + ".tres") as SwarmFormation).duplicate()
 		f.spacing = spacing
+		f.base_speed = base_speed
 		formations.append(f)
 
 	manager = SwarmManager.new()
@@ -152,21 +155,22 @@ func _box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> void:
 	body.position = center
 
 
-## The field, a wall across it with one gate, a block behind the gate that splits the squad, and
-## two crates on the way to the gate.
+## The field, a wall across it with two gates left and right of its middle piece, and two crates
+## on the way.
 func _build_level() -> void:
 	var level := Node3D.new()
 	level.name = "Level"
 	add_child(level)
 	_box(level, Vector3(0, -0.5, 0), Vector3(2 * HALF, 1, 2 * HALF), _material(Color(0.36, 0.42, 0.3)))
 	var wall := _material(Color(0.55, 0.52, 0.48))
-	var piece := HALF - GATE_HALF_WIDTH
+	var outer := MIDDLE_HALF_WIDTH + GATE_WIDTH
+	var piece := HALF - outer
 	for side in [-1.0, 1.0]:
-		_box(level, Vector3(side * (GATE_HALF_WIDTH + piece * 0.5), 1.5, GATE_Z), Vector3(piece, 3, 1.2), wall)
-	_box(level, Vector3(0, 1.25, BLOCK_Z), Vector3(2 * BLOCK_HALF_WIDTH, 2.5, 1.2), wall)
+		_box(level, Vector3(side * (outer + piece * 0.5), 1.5, WALL_Z), Vector3(piece, 3, 1.2), wall)
+	_box(level, Vector3(0, 1.5, WALL_Z), Vector3(2 * MIDDLE_HALF_WIDTH, 3, 1.2), wall)
 	var crate := _material(Color(0.5, 0.38, 0.24))
-	_box(level, Vector3(-11, 1, 10), Vector3(3, 2, 3), crate)
-	_box(level, Vector3(12, 1, 11), Vector3(3, 2, 2), crate)
+	_box(level, Vector3(-14, 1, 9), Vector3(3, 2, 3), crate)
+	_box(level, Vector3(13, 1, -6), Vector3(3, 2, 2), crate)
 
 
 func _build_markers() -> void:
@@ -254,6 +258,7 @@ func _order(destination: Vector3) -> void:
 	last_order_preset = PRESETS[preset]
 	last_order_count = selected.size()
 	last_order_arrived_s = -1.0
+	_first_arrival_frame = -1
 	_order_frame = _frame
 	_marker.visible = true
 	_marker.global_position = destination + Vector3(0, 0.05, 0)
@@ -268,8 +273,9 @@ func _on_formation_arrived(order_id: int) -> void:
 	if _run_frames > 0 or not _screenshot_path.is_empty():
 		_arrived_at_frame = _frame
 		var p := manager.get_formation_progress(order_id)
-		print("frame %d: formation_arrived(%d): %d agents arrived together after %.2f s (planned %.2f s)" % [
-				_frame, order_id, p.get("agents", 0), p.get("elapsed", 0.0), p.get("time_to_arrive", 0.0)])
+		print("frame %d: formation_arrived(%d): all %d agents in their slots after %.2f s (planned %.2f s; the first arrived after %.2f s)" % [
+				_frame, order_id, p.get("agents", 0), p.get("elapsed", 0.0), p.get("time_to_arrive", 0.0),
+				(_first_arrival_frame - _order_frame) / 60.0])
 
 
 func _progress_text() -> String:
@@ -387,6 +393,8 @@ func _physics_process(_delta: float) -> void:
 	_frame += 1
 	var stats := manager.get_stats()
 	var step_ms: float = stats.get("step_ms", 0.0)
+	if last_order >= 0 and _first_arrival_frame < 0 and int(manager.get_formation_progress(last_order).get("arrived", 0)) > 0:
+		_first_arrival_frame = _frame
 	if _run_frames > 0:
 		_step_samples.append(step_ms)
 		if _frame % 60 == 0:

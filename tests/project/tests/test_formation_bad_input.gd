@@ -28,7 +28,9 @@ func run() -> bool:
 	print("-- expecting: null formation")
 	check_eq(manager.move_in_formation(valid, Vector3.ZERO, null), -1, "move_in_formation(null formation)")
 	print("-- expecting: formation without points")
-	check_eq(manager.move_in_formation(valid, Vector3.ZERO, SwarmFormation.new()), -1, "move_in_formation(formation without points)")
+	var empty := SwarmFormation.new()  # a new SwarmFormation holds a default shape: clear it
+	empty.points = PackedVector3Array()
+	check_eq(manager.move_in_formation(valid, Vector3.ZERO, empty), -1, "move_in_formation(formation without points)")
 	print("-- expecting: NaN destination")
 	check_eq(manager.move_in_formation(valid, Vector3(NAN, 0, 0), wedge), -1, "move_in_formation(NaN destination)")
 	print("-- expecting: infinite destination")
