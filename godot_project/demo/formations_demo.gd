@@ -30,7 +30,7 @@ const PRESETS: Array[String] = ["line", "column", "wedge", "square", "circle"]
 @export var spacing := 1.6
 ## Formation base speed used by every preset in the demo (the presets ship with 3.5 m/s).
 @export var base_speed := 4.5
-@export var camera_offset := Vector3(0, 46, 36)
+@export var camera_offset := Vector3(0, 40, 30)
 @export var pan_speed := 30.0
 
 const HALF := 40.0  # half size of the field
@@ -55,7 +55,7 @@ var last_order_arrived_s := -1.0
 var _ring_mm: MultiMesh
 var _marker: MeshInstance3D
 var _marker_mat: StandardMaterial3D
-var _focus := Vector3(0, 0, 2)
+var _focus := Vector3(0, 0, 0)
 var _zoom := 1.0
 var _drag_from := Vector2.ZERO
 var _dragging := false
@@ -156,7 +156,7 @@ func _box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> void:
 
 
 ## The field, a wall across it with two gates left and right of its middle piece, and two crates
-## on the way.
+## (for a right-click beside them).
 func _build_level() -> void:
 	var level := Node3D.new()
 	level.name = "Level"
@@ -169,8 +169,8 @@ func _build_level() -> void:
 		_box(level, Vector3(side * (outer + piece * 0.5), 1.5, WALL_Z), Vector3(piece, 3, 1.2), wall)
 	_box(level, Vector3(0, 1.5, WALL_Z), Vector3(2 * MIDDLE_HALF_WIDTH, 3, 1.2), wall)
 	var crate := _material(Color(0.5, 0.38, 0.24))
-	_box(level, Vector3(-14, 1, 9), Vector3(3, 2, 3), crate)
-	_box(level, Vector3(13, 1, -6), Vector3(3, 2, 2), crate)
+	_box(level, Vector3(-19, 1, 12), Vector3(3, 2, 3), crate)
+	_box(level, Vector3(20, 1, -5), Vector3(3, 2, 2), crate)
 
 
 func _build_markers() -> void:

@@ -48,26 +48,33 @@ static func flat(v: Vector3) -> Vector2:
 	return Vector2(v.x, v.z)
 
 
-## True when the ground-plane segments a0-a1 and b0-b1 cross at a point inside both (touching
-## at an end or running collinear does not count).
-static func segments_cross(a0: Vector3, a1: Vector3, b0: Vector3, b1: Vector3) -> bool:
+## True when the ground-plane segments a0-a1 and b0-b1 cross at a point inside both, with each
+## segment's ends more than `margin` metres either side of the other's line: a crossing that
+## survives moving any end by less than `margin` (an agent stops anywhere within its arrival
+## radius, so two agents walking one behind the other in a file do not count).
+static func segments_cross(a0: Vector3, a1: Vector3, b0: Vector3, b1: Vector3, margin: float = 0.0) -> bool:
 	var p := flat(a0)
 	var q := flat(a1)
 	var r := flat(b0)
 	var s := flat(b1)
-	var d1 := (q - p).cross(r - p)
-	var d2 := (q - p).cross(s - p)
-	var d3 := (s - r).cross(p - r)
-	var d4 := (s - r).cross(q - r)
-	return d1 * d2 < 0.0 and d3 * d4 < 0.0
+	if p.is_equal_approx(q) or r.is_equal_approx(s):
+		return false
+	var u := (q - p).normalized()
+	var v := (s - r).normalized()
+	var d1 := u.cross(r - p)
+	var d2 := u.cross(s - p)
+	var d3 := v.cross(p - r)
+	var d4 := v.cross(q - r)
+	return d1 * d2 < 0.0 and d3 * d4 < 0.0 and minf(absf(d1), absf(d2)) > margin and minf(absf(d3), absf(d4)) > margin
 
 
-## The pairs (i, j) whose straight paths starts[i]-ends[i] and starts[j]-ends[j] cross.
-static func crossing_pairs(starts: PackedVector3Array, ends: PackedVector3Array) -> Array[Vector2i]:
+## The pairs (i, j) whose straight paths starts[i]-ends[i] and starts[j]-ends[j] cross (see
+## segments_cross for `margin`).
+static func crossing_pairs(starts: PackedVector3Array, ends: PackedVector3Array, margin: float = 0.0) -> Array[Vector2i]:
 	var out: Array[Vector2i] = []
 	for i in starts.size():
 		for j in range(i + 1, starts.size()):
-			if segments_cross(starts[i], ends[i], starts[j], ends[j]):
+			if segments_cross(starts[i], ends[i], starts[j], ends[j], margin):
 				out.append(Vector2i(i, j))
 	return out
 

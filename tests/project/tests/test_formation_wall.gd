@@ -6,7 +6,11 @@
 # (sampled every frame); formation_arrived fires once; the arrival spread (first to last arrival
 # counted by get_formation_progress, the API's own definition) is at most 10% of the planned
 # travel time; the plan is measured on the routes around the wall (time_to_arrive x base_speed is
-# the longest route's length as get_path_length measures it, not the straight distance).
+# the longest route's length as get_path_length measures it, not the straight distance); the
+# straight paths of the agents whose line to their final position is clear of the wall do not
+# cross one another (the slots are assigned so that paths do not cross; a crossing counts when it
+# survives moving any end by less than the arrival radius, so agents walking one behind the other
+# in a file do not count).
 extends "res://test_base.gd"
 
 const Common := preload("res://tests/formation_common.gd")
@@ -85,6 +89,8 @@ func run() -> bool:
 	var longest_route := 0.0
 	var longest_straight := 0.0
 	var around := 0
+	var clear_starts := PackedVector3Array()
+	var clear_ends := PackedVector3Array()
 	for i in COUNT:
 		longest_route = maxf(longest_route, manager.get_path_length(starts[i], ends[i]))
 		longest_straight = maxf(longest_straight, Common.flat(starts[i]).distance_to(Common.flat(ends[i])))
@@ -92,6 +98,14 @@ func run() -> bool:
 		var t := starts[i].z / (starts[i].z - ends[i].z)
 		if starts[i].lerp(ends[i], t).x > WALL_X0 - 0.4:
 			around += 1
+		else:
+			clear_starts.append(starts[i])
+			clear_ends.append(ends[i])
+	var crossings := Common.crossing_pairs(clear_starts, clear_ends, formation.arrival_radius)
+	print("wall: %d pairs of the %d straight walkers' paths cross" % [crossings.size(), clear_starts.size()])
+	for c in crossings.slice(0, 4):
+		print("wall:   crossing: %s -> %s and %s -> %s" % [clear_starts[c.x], clear_ends[c.x], clear_starts[c.y], clear_ends[c.y]])
+	check(crossings.is_empty(), "%d pairs of straight paths (of the %d agents whose line is clear of the wall) cross" % [crossings.size(), clear_starts.size()])
 	var spread_s := (all_arrived - first_arrival) / 60.0 if first_arrival >= 0 and all_arrived >= 0 else INF
 	print("wall: %d of %d agents had to go around; planned %.2f s (x %.1f m/s = %.1f m; longest route %.1f m, longest straight %.1f m); formation_arrived at %.2f s; arrival spread %.2f s (%.1f%%)" % [
 		around, COUNT, planned, formation.base_speed, planned * formation.base_speed, longest_route, longest_straight,
