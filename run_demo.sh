@@ -5,7 +5,8 @@
 #   ./run_demo.sh --frames=N      any arguments are passed to the demo script (after Godot's --)
 #   ./run_demo.sh SCENE [ARGS]    another scene: styles (res://demo/styles_demo.tscn), doors
 #                                 (res://demo/doors_demo.tscn), traffic
-#                                 (res://demo/traffic_demo.tscn), a file name
+#                                 (res://demo/traffic_demo.tscn), formations
+#                                 (res://demo/formations_demo.tscn), a file name
 #                                 in godot_project/demo, a res:// path or a .tscn path, e.g.
 #                                 ./run_demo.sh styles --style=melee --frames=600
 #
