@@ -5,7 +5,8 @@
 use glam::{Vec2, Vec3};
 
 use crate::agents::{
-    AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
+    AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_HOLDING, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING,
+    FLAG_RETREATING,
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
@@ -93,7 +94,7 @@ pub(crate) struct AgentState {
 }
 
 /// Weight of an ordered agent's pull to its slot (Personal Space keeps its own weight).
-const FORMATION_WEIGHT: f32 = 1.0;
+const FORMATION_WEIGHT: f32 = 2.0;
 /// Below this strength of everything else an agent counts as idle for Idle Motion.
 const IDLE_BELOW: f32 = 0.3;
 /// Slot radius of a pressing agent, as a fraction of the strike distance.
@@ -151,14 +152,18 @@ impl<'a> StepCtx<'a> {
         timer: &mut f32,
         flags: &mut u8,
         steer: Vec2,
-        ordered: bool,
+        seat: &Seat,
     ) -> Result<Gate, Vec3> {
         let i = a.i;
         let seed = a.seeds[i];
-        if ordered {
+        *flags &= !FLAG_HOLDING;
+        if seat.is_ordered() {
             // An agent in a formation order keeps its target for later, never dozes and takes
             // its full step every step (an order is a few agents the player watches).
             *flags &= !(FLAG_COASTING | FLAG_ISOLATED | FLAG_DORMANT);
+            if seat.arrived {
+                *flags |= FLAG_HOLDING;
+            }
             return Ok(Gate { due: true, hold: false, dt: self.dt });
         }
         // Pinned agents keep their target; others re-evaluate on their cooldown or as soon as

@@ -6,7 +6,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
-use crate::agents::{AgentParams, FLAG_COASTING, FLAG_ISOLATED};
+use crate::agents::{AgentParams, FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
 use crate::lod::FULL;
 use crate::noise::hash2;
 use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
@@ -108,7 +108,7 @@ fn resolve_pass(
                     *m = false;
                     continue;
                 }
-                let (corr, hit) = resolve_one(k, me, src, entries, params, grid, reach);
+                let (corr, hit) = resolve_one(k, me, src, entries, params, flags, grid, reach);
                 *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
                 *m = hit;
                 again += (hit && tiers[entries[k] as usize] == FULL) as usize;
@@ -118,6 +118,21 @@ fn resolve_pass(
         .sum()
 }
 
+/// How hard agent `i` resists being pushed: its push resistance, a fraction of it while it holds
+/// a formation slot (`FLAG_HOLDING`: it makes way for the members still walking to theirs).
+#[inline]
+fn resistance(params: &[AgentParams], flags: &[u8], i: u32) -> f32 {
+    let r = params[i as usize].push_resistance;
+    if flags[i as usize] & FLAG_HOLDING != 0 {
+        r * HOLDING_RESISTANCE
+    } else {
+        r
+    }
+}
+
+/// Push resistance of an agent holding its formation slot, as a fraction of its own.
+pub const HOLDING_RESISTANCE: f32 = 0.2;
+
 /// Correction of the agent at rank `k` (record `me`) and whether it overlapped anything.
 #[inline]
 fn resolve_one(
@@ -126,6 +141,7 @@ fn resolve_one(
     src: &[Vec4],
     entries: &[u32],
     params: &[AgentParams],
+    flags: &[u8],
     grid: &SpatialGrid,
     reach: f32,
 ) -> (Vec2, bool) {
@@ -143,8 +159,8 @@ fn resolve_one(
             }
             hit = true;
             let (i, j) = (entries[k], entries[a + kk]);
-            let mine = params[i as usize].push_resistance;
-            let other = params[j as usize].push_resistance;
+            let mine = resistance(params, flags, i);
+            let other = resistance(params, flags, j);
             let share = other / (mine + other);
             let dir = if d2 > 1e-12 {
                 off / d2.sqrt()

@@ -100,6 +100,12 @@ impl World {
         };
         let (k, id) = self.state.formations.insert(order)?;
         let a = &mut self.state.agents;
+        for &i in &index {
+            let old = a.seat[i];
+            if old.is_ordered() {
+                self.state.formations.leave(old.order, old.arrived);
+            }
+        }
         for (&i, seat) in index.iter().zip(planned.seats) {
             a.seat[i] = Seat { order: k, ..seat };
             a.flags[i] &= !FLAG_DORMANT;

@@ -24,6 +24,14 @@ fn wedge() -> FormationShape {
     FormationShape { points, ..Default::default() }
 }
 
+/// Two paths cross, and would still cross with any end moved by less than the arrival radius
+/// (0.5 m): two agents walking one behind the other in a file, whose nearly collinear paths end
+/// a rank apart, do not count.
+fn crosses_clearly(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+    let off = |p: Vec2, q0: Vec2, q1: Vec2| ((q1 - q0).perp_dot(p - q0) / q0.distance(q1).max(1e-6)).abs();
+    paths_cross(a0, a1, b0, b1) && [off(a0, b0, b1), off(a1, b0, b1), off(b0, a0, a1), off(b1, a0, a1)].iter().all(|&d| d > 0.5)
+}
+
 fn xz(p: Vec3) -> Vec2 {
     Vec2::new(p.x, p.z)
 }
@@ -118,25 +126,57 @@ fn open_ground_order_arrives_together_without_crossing() {
     assert!(!w.cancel_formation(given.id));
 }
 
-/// The level: open floor with a wall (x = 20, z 5..17) across the way of about half the group.
-const WALLED: [&str; 30] = [
+/// The level: 40 x 60 m of floor with a 2 m wall across z = 30 from x = 20 to the east edge:
+/// a group in the north walking to a line in the south, about half of whose slots lie behind the
+/// wall, goes around its west end.
+const WALLED: [&str; 60] = [
     "........................................",
     "........................................",
     "........................................",
     "........................................",
     "........................................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
-    "....................#...................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "....................####################",
+    "....................####################",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
+    "........................................",
     "........................................",
     "........................................",
     "........................................",
@@ -156,16 +196,16 @@ fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
     let mut w = world(threads);
     w.set_surface(Some(ascii(&WALLED)));
     let a = w.add_archetype(Archetype { agent_radius: 0.3, ..Default::default() });
-    // A group west of the wall; about half of it faces the wall head on, the rest sees the gap.
-    let ids: Vec<AgentId> = (0..30)
-        .map(|i| w.spawn(a, Vec3::new(6.0 + (i % 5) as f32 * 1.2, 0.0, 10.0 + (i / 5) as f32 * 2.4)).unwrap())
+    // 32 agents in a block north of the wall, a line of 16 in two ranks south of it.
+    let ids: Vec<AgentId> = (0..32)
+        .map(|i| w.spawn(a, Vec3::new(14.0 + (i % 8) as f32 * 1.5, 0.0, 50.0 + (i / 8) as f32 * 1.5)).unwrap())
         .collect();
-    let square = FormationShape {
-        points: (0..30).map(|k| Vec2::new((k % 6) as f32 - 2.5, (k / 6) as f32)).collect(),
+    let line = FormationShape {
+        points: (0..16).map(|k| Vec2::new(k as f32 - 7.5, 0.0)).collect(),
         spacing: 1.5,
         ..Default::default()
     };
-    let given = w.move_in_formation(&ids, Vec3::new(31.0, 0.0, 12.0), square, &mut Vec::new()).unwrap();
+    let given = w.move_in_formation(&ids, Vec3::new(20.0, 0.0, 8.0), line, &mut Vec::new()).unwrap();
     let planned = w.formation_progress(given.id).unwrap().time_to_arrive;
     let starts: Vec<Vec3> = ids.iter().map(|&id| w.position(id).unwrap()).collect();
     if std::env::var("FORMATION_DEBUG").is_ok() {
@@ -182,6 +222,24 @@ fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
         }
     }
     let (first, last) = (*arrivals.iter().min().unwrap(), *arrivals.iter().max().unwrap());
+    // Agents whose straight line from start to end stays on open ground walk it: those paths do
+    // not cross (the agents around the wall share its end and may).
+    let ends: Vec<Vec3> = ids.iter().map(|&id| w.position(id).unwrap()).collect();
+    let nav = w.surface().unwrap();
+    let clear: Vec<usize> = (0..ids.len())
+        .filter(|&k| {
+            let c = nav.cell_under(starts[k]);
+            swarm_core::flow_field::line_is_open(&nav.grid, &nav.mods, c, starts[k], xz(ends[k]), 4096)
+        })
+        .collect();
+    let mut crossings = 0;
+    for (x, &i) in clear.iter().enumerate() {
+        for &j in &clear[x + 1..] {
+            crossings += crosses_clearly(xz(starts[i]), xz(ends[i]), xz(starts[j]), xz(ends[j])) as usize;
+        }
+    }
+    eprintln!("walled: {} straight walkers, {crossings} crossing pairs", clear.len());
+    assert_eq!(crossings, 0);
     let grid = &w.surface().unwrap().grid;
     for &id in &ids {
         let p = w.position(id).unwrap();
@@ -237,4 +295,40 @@ fn bad_orders_are_refused_and_leave_agents_alone() {
     }
     assert_eq!(arrived, 1);
     assert_eq!(w.formation_progress(third.id).unwrap().agents, 1);
+}
+
+/// The engine test's level (tests/project/tests/test_formation_wall.gd) in the core: an 80 x 80 m
+/// floor at 0.5 m cells with a 1 m wall across z = 0 from x = 4 to the east edge; 32 agents in a
+/// block at z = 28 ordered into a line of 16 (two ranks, spacing 1.5) at z = -22.
+#[test]
+fn engine_wall_scenario_arrives_together() {
+    use swarm_core::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample};
+    let s = BakeSamples::from_fn(Vec3::new(-40.0, 0.0, -40.0), 0.5, 160, 160, |x, z, o| {
+        let (px, pz) = (-40.0 + (x as f32 + 0.5) * 0.5, -40.0 + (z as f32 + 0.5) * 0.5);
+        if !(px >= 4.0 && pz.abs() <= 0.5) {
+            o.push(SurfaceSample::walkable(0.0));
+        }
+    });
+    let grid = SurfaceGrid::bake(&s, BakeParams::default()).unwrap();
+    let mut w = world(2);
+    w.set_surface(Some(grid));
+    let a = w.add_archetype(Archetype::default());
+    let ids: Vec<AgentId> = (0..32)
+        .map(|i| w.spawn(a, Vec3::new(4.0 - 3.5 * 1.2 + (i % 8) as f32 * 1.2, 0.0, 28.0 - 1.5 * 1.2 + (i / 8) as f32 * 1.2)).unwrap())
+        .collect();
+    let points = (0..16).map(|k| Vec2::new(if k % 2 == 0 { -0.5 - (k / 2) as f32 } else { 0.5 + (k / 2) as f32 }, 0.0)).collect();
+    let line = FormationShape { points, spacing: 1.5, ..Default::default() };
+    let given = w.move_in_formation(&ids, Vec3::new(4.0, 0.0, -22.0), line, &mut Vec::new()).unwrap();
+    let planned = w.formation_progress(given.id).unwrap().time_to_arrive;
+    let (_, arrivals) = run_order(&mut w, &ids, given.id, 6000);
+    let (first, last) = (*arrivals.iter().min().unwrap(), *arrivals.iter().max().unwrap());
+    let spread = (last - first) as f32 * DT;
+    if std::env::var("FORMATION_DEBUG").is_ok() {
+        for (k, &s) in arrivals.iter().enumerate() {
+            let seat = w.state().agents().seat[w.index_of(ids[k]).unwrap()];
+            eprintln!("{k}: arrived {:.2} slot {} exit {:.1}/{:.1}", s as f32 * DT, seat.slot, seat.exit_route, seat.exit_leg);
+        }
+    }
+    eprintln!("engine wall: planned {planned:.2} s, last {:.2} s, spread {spread:.2} s", last as f32 * DT);
+    assert!(spread <= 0.10 * planned, "spread {spread} s of {planned} s");
 }

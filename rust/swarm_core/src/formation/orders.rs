@@ -2,11 +2,13 @@
 //! the table of running orders, and following them each step (who has arrived, which orders are
 //! complete, which have no members left).
 //!
-//! Route lengths come from one flow field toward the destination, shared by every slot: the route
-//! of an agent to a slot is taken as the longer of the straight line and the difference of their
-//! route distances to the destination. Both are lower bounds of the true route; the first is
-//! exact on open ground, the second when the slot lies on the agent's way to the destination
-//! (the usual case around walls, the formation standing in open ground at the destination).
+//! Routes come from one flow field toward the destination, shared by every slot (no path query
+//! per agent): an agent whose straight line to a point is blocked walks down the field until the
+//! line opens (its exit, `RouteField::exit`) and goes straight from there. The assignment cost
+//! of an agent and a slot is its route to where it comes out into the open toward the
+//! destination plus the straight line from there to the slot (plus a little of the straight line
+//! from where it stands, so agents leaving by the same gap keep their order); its travel length
+//! is the route to its exit toward its own slot plus the leg from there (`walk_length`).
 
 use glam::{Vec2, Vec3};
 use serde::{Deserialize, Serialize};
@@ -129,6 +131,14 @@ impl Formations {
             o.dest_cell = NONE;
         }
         seats.iter_mut().for_each(|s| (s.exit_route, s.exit_leg) = (0.0, -1.0));
+    }
+
+    /// An agent left order `index` (it was given another): the order's counts drop at once.
+    pub(crate) fn leave(&mut self, index: u32, arrived: bool) {
+        if let Some(o) = self.orders.get_mut(index as usize).and_then(Option::as_mut) {
+            o.agents = o.agents.saturating_sub(1);
+            o.arrived = o.arrived.saturating_sub(arrived as u32).min(o.agents);
+        }
     }
 
     /// Stores a new order under the next id; returns its index and id.
@@ -275,17 +285,6 @@ impl RouteField<'_> {
     }
 }
 
-/// Route length from `p` (standing in `cell`) to a slot whose route distance is `slot_route`:
-/// the longer of the straight line and the difference of route distances (see the module).
-#[inline]
-pub fn route_length(p: Vec2, cell: CellId, slot: Vec2, slot_route: f32, field: Option<RouteField>) -> f32 {
-    let straight = p.distance(slot);
-    match field.and_then(|f| f.distance(cell)) {
-        Some(d) => straight.max(d - slot_route),
-        None => straight,
-    }
-}
-
 impl RouteField<'_> {
     /// Whether the straight line from `p` (in `cell`) to `slot` crosses open cells only.
     #[inline]
@@ -297,18 +296,32 @@ impl RouteField<'_> {
 /// A route read off the flow field (between cell centres, corners cut to the cell) is this much
 /// shorter than what a crowd walks around those corners, keeping clear of walls and each other.
 pub const FIELD_DETOUR: f32 = 1.2;
+/// Where a walk down the destination's field leaves it for a straight line (`RouteField::exit`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Exit {
+    /// The exit cell's centre (ground plane).
+    pub at: Vec2,
+    /// Its route distance to the destination.
+    pub route: f32,
+    /// The straight leg from it to the point the line was checked toward.
+    pub leg: f32,
+}
+
+/// Weight of the straight line from where an agent stands in its assignment cost on a flow
+/// field: agents that leave the field at the same exit take their slots in the order they stand.
+const STANDING_WEIGHT: f32 = 0.05;
 /// Cells followed down the field at most when looking for the exit (`RouteField::exit`).
 const MAX_EXIT_CELLS: usize = 4096;
 
 impl RouteField<'_> {
     /// Where an agent in `cell` whose straight line to `slot` is blocked leaves the field: it
     /// walks down the field (steepest descent toward the destination) until the straight line
-    /// from the cell it reached to the slot is open. Returns that cell's route distance and the
-    /// straight leg, or `None` when no cell of the descent sees the slot. The descent is found
+    /// from the cell it reached to the slot is open. Returns that cell, or `None` when no cell
+    /// of the descent sees the slot. The descent is found
     /// first, then the first cell that sees the slot by bisection (sight only improves as the
     /// walk nears the destination, where the slots stand), so a long walk costs a few line
     /// checks. `path` is scratch.
-    pub fn exit(&self, cell: CellId, slot: Vec2, path: &mut Vec<CellId>) -> Option<(f32, f32)> {
+    pub fn exit(&self, cell: CellId, slot: Vec2, path: &mut Vec<CellId>) -> Option<Exit> {
         path.clear();
         let mut c = cell;
         let mut dc = self.distance(c)?;
@@ -342,7 +355,8 @@ impl RouteField<'_> {
         }
         let e = path[lo];
         let centre = self.grid.cell_center(e);
-        Some((self.distance(e)?, Vec2::new(centre.x, centre.z).distance(slot)))
+        let at = Vec2::new(centre.x, centre.z);
+        Some(Exit { at, route: self.distance(e)?, leg: at.distance(slot) })
     }
 }
 
@@ -382,8 +396,7 @@ pub struct Plan {
 /// Plans an order: the formation faces from the members' centroid toward `destination`, its
 /// slots (moved onto the nearest open cell by `open_slot` when they fall on a closed one) are
 /// assigned so that the summed route length is least, and the common travel time is the
-/// longest route at `base_speed`. `slot_route(p)` gives a slot's route distance to the
-/// destination (0 without a field).
+/// longest route at `base_speed` (see the module for how routes are measured).
 pub fn plan(
     m: &Members,
     destination: Vec2,
@@ -397,33 +410,48 @@ pub fn plan(
     let placement = Placement::facing(centroid, destination);
     let mut offsets = Vec::with_capacity(n);
     shape.offsets(n, &mut offsets);
-    let slots: Vec<(Vec2, f32)> = offsets
-        .iter()
-        .map(|&o| {
-            let (p, cell) = open_slot(placement.place(o));
-            (p, field.and_then(|f| f.distance(cell)).unwrap_or(0.0))
-        })
-        .collect();
+    let slot_xz: Vec<Vec2> = offsets.iter().map(|&o| open_slot(placement.place(o)).0).collect();
     let agent_xz: Vec<Vec2> = m.index.iter().map(|&i| xz(i)).collect();
-    let slot_xz: Vec<Vec2> = slots.iter().map(|s| s.0).collect();
-    let cost = |a: usize, s: usize| {
-        let i = m.index[a];
-        route_length(agent_xz[a], m.cells.get(i).copied().unwrap_or(NONE), slots[s].0, slots[s].1, field)
+    let mut path = Vec::new();
+    // On a field, where each agent comes out into the open toward the destination (itself when
+    // its line there is open), and the route to that point.
+    let exits: Vec<(Vec2, f32)> = match field {
+        None => Vec::new(),
+        Some(f) => m
+            .index
+            .iter()
+            .map(|&i| {
+                let cell = m.cells.get(i).copied().unwrap_or(NONE);
+                let own = (xz(i), 0.0);
+                if f.line_open(cell, m.pos[i], destination) {
+                    return own;
+                }
+                match (f.distance(cell), f.exit(cell, destination, &mut path)) {
+                    (Some(d), Some(e)) => (e.at, (d - e.route).max(0.0)),
+                    _ => own,
+                }
+            })
+            .collect(),
+    };
+    // Without a field the straight line (exact: no crossing paths); on one the route to the
+    // agent's exit, the straight line from there, and a little of the line from where it stands.
+    let cost = |a: usize, s: usize| match exits.get(a) {
+        None => agent_xz[a].distance(slot_xz[s]),
+        Some(&(at, route)) => route + at.distance(slot_xz[s]) + STANDING_WEIGHT * agent_xz[a].distance(slot_xz[s]),
     };
     let picks = assign(&agent_xz, &slot_xz, &cost);
     let mut longest = 0.0f32;
-    let mut path = Vec::new();
     let seats = picks
         .iter()
         .zip(m.index)
         .map(|(&s, &i)| {
-            let slot = slots[s as usize].0;
+            let slot = slot_xz[s as usize];
             let cell = m.cells.get(i).copied().unwrap_or(NONE);
             let mut seat = Seat { slot, line_open: true, ..Seat::default() };
             if let Some(f) = field.filter(|f| !f.line_open(cell, m.pos[i], slot)) {
                 seat.line_open = false;
-                if let Some((route, leg)) = f.exit(cell, slot, &mut path) {
-                    (seat.exit_route, seat.exit_leg) = (route, leg);
+                if let Some(e) = f.exit(cell, slot, &mut path) {
+                    (seat.exit_route, seat.exit_leg) = (e.route, e.leg);
                 }
             }
             longest = longest.max(walk_length(m.pos[i], cell, &seat, field));
@@ -517,10 +545,5 @@ mod tests {
         follow(&mut f, &mut seats[2..], &pos[2..], &mut arrivals);
         assert!(f.is_empty());
         assert_eq!(f.insert(order()).unwrap().1, 2);
-    }
-
-    #[test]
-    fn route_length_takes_the_longer_lower_bound() {
-        assert_eq!(route_length(Vec2::ZERO, NONE, Vec2::new(3.0, 4.0), 0.0, None), 5.0);
     }
 }

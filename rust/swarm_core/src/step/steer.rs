@@ -98,7 +98,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                         unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
                     }
                 };
-                let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k], seat[k].is_ordered()) {
+                let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k], &seat[k]) {
                     Ok(gate) => gate,
                     Err(coasted) => {
                         np[k] = coasted;
