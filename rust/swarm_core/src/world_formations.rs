@@ -81,7 +81,7 @@ impl World {
             None => (p, NONE),
         };
         let members = Members { index: &index, pos: &a.pos, cells: &a.cell };
-        let planned = plan(&members, dest, &shape, field, &open_slot);
+        let planned = self.ws.pool.install(|| plan(&members, dest, &shape, field, &open_slot));
         let order = Order {
             id: 0,
             placement: planned.placement,

@@ -6,7 +6,7 @@
 mod common;
 
 use common::{ascii, DT};
-use swarm_core::formation::assign::paths_cross;
+use swarm_core::formation::assign::{paths_cross, paths_cross_clearly};
 use swarm_core::formation::{FormationError, FormationShape, ShapeError};
 use swarm_core::glam::{Vec2, Vec3};
 use swarm_core::{AgentId, Archetype, World, WorldSettings};
@@ -22,14 +22,6 @@ fn wedge() -> FormationShape {
         points.push(Vec2::new(k as f32, k as f32));
     }
     FormationShape { points, ..Default::default() }
-}
-
-/// Two paths cross, and would still cross with any end moved by less than the arrival radius
-/// (0.5 m): two agents walking one behind the other in a file, whose nearly collinear paths end
-/// a rank apart, do not count.
-fn crosses_clearly(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
-    let off = |p: Vec2, q0: Vec2, q1: Vec2| ((q1 - q0).perp_dot(p - q0) / q0.distance(q1).max(1e-6)).abs();
-    paths_cross(a0, a1, b0, b1) && [off(a0, b0, b1), off(a1, b0, b1), off(b0, a0, a1), off(b1, a0, a1)].iter().all(|&d| d > 0.5)
 }
 
 fn xz(p: Vec3) -> Vec2 {
@@ -235,7 +227,7 @@ fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
     let mut crossings = 0;
     for (x, &i) in clear.iter().enumerate() {
         for &j in &clear[x + 1..] {
-            crossings += crosses_clearly(xz(starts[i]), xz(ends[i]), xz(starts[j]), xz(ends[j])) as usize;
+            crossings += paths_cross_clearly(xz(starts[i]), xz(ends[i]), xz(starts[j]), xz(ends[j]), 0.5) as usize;
         }
     }
     eprintln!("walled: {} straight walkers, {crossings} crossing pairs", clear.len());

@@ -2,7 +2,9 @@
 //! to `EXACT_MAX` agents the assignment is exact (Kuhn-Munkres on costs quantised to
 //! ten micrometres); above, agents and slots are split alike by recursive bisection along the axis
 //! on which the slots spread most (the same count of agents and slots on each side), down to
-//! blocks of at most `BLOCK`, and each block is solved exactly, blocks in parallel. Minimising
+//! blocks of at most `BLOCK`, and each block is solved exactly, blocks in parallel; then agents
+//! standing near each other across block borders exchange slots where that shortens their
+//! summed route (bounded passes). Minimising
 //! the summed length leaves no two straight paths crossing (uncrossing two crossing paths
 //! always shortens their sum), so the exact form gives crossing-free moves on open ground.
 
@@ -49,7 +51,43 @@ pub fn assign(agents: &[Vec2], slots: &[Vec2], cost: &(dyn Fn(usize, usize) -> f
             out[ai as usize] = si;
         }
     }
+    exchange_neighbours(agents, &mut out, cost);
     out
+}
+
+/// Agents compared with each neighbour in the window of `EXCHANGE_WINDOW` on either side, in
+/// each of two orders (by x, by z), for `EXCHANGE_PASSES` passes.
+const EXCHANGE_WINDOW: usize = 16;
+const EXCHANGE_PASSES: usize = 3;
+
+/// Pairwise improvement of a split assignment across its block borders: two agents standing near
+/// each other exchange slots when that shortens their summed route (which uncrosses crossing
+/// paths). Bounded: `EXCHANGE_PASSES` passes over each agent's `EXCHANGE_WINDOW` neighbours in
+/// two orders; sequential, so the result does not depend on the thread count.
+fn exchange_neighbours(agents: &[Vec2], out: &mut [u32], cost: &(dyn Fn(usize, usize) -> f32 + Sync)) {
+    let n = agents.len();
+    let mut orders = [(0..n as u32).collect::<Vec<u32>>(), (0..n as u32).collect::<Vec<u32>>()];
+    orders[0].sort_unstable_by(|&a, &b| agents[a as usize].x.total_cmp(&agents[b as usize].x).then(a.cmp(&b)));
+    orders[1].sort_unstable_by(|&a, &b| agents[a as usize].y.total_cmp(&agents[b as usize].y).then(a.cmp(&b)));
+    for _ in 0..EXCHANGE_PASSES {
+        let mut swapped = 0;
+        for order in &orders {
+            for x in 0..n {
+                let a = order[x] as usize;
+                for &b in &order[x + 1..(x + 1 + EXCHANGE_WINDOW).min(n)] {
+                    let b = b as usize;
+                    let (sa, sb) = (out[a] as usize, out[b] as usize);
+                    if cost(a, sb) + cost(b, sa) + 1e-4 < cost(a, sa) + cost(b, sb) {
+                        out.swap(a, b);
+                        swapped += 1;
+                    }
+                }
+            }
+        }
+        if swapped == 0 {
+            break;
+        }
+    }
 }
 
 /// Exact assignment of the agents `a` to the slots `s` (global indices, equal counts); returns,
@@ -119,6 +157,15 @@ pub fn paths_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     let (d1, d2) = (side(b0, b1, a0), side(b0, b1, a1));
     let (d3, d4) = (side(a0, a1, b0), side(a0, a1, b1));
     d1 * d2 < 0.0 && d3 * d4 < 0.0
+}
+
+/// `paths_cross`, and still so with any end moved by less than `tolerance` (every end lies
+/// further than that from the other path's line): two agents walking one behind the other in a
+/// file, whose nearly collinear paths end a rank apart, do not count.
+pub fn paths_cross_clearly(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2, tolerance: f32) -> bool {
+    let off = |p: Vec2, q0: Vec2, q1: Vec2| ((q1 - q0).perp_dot(p - q0) / q0.distance(q1).max(1e-6)).abs();
+    paths_cross(a0, a1, b0, b1)
+        && [off(a0, b0, b1), off(a1, b0, b1), off(b0, a0, a1), off(b1, a0, a1)].iter().all(|&d| d > tolerance)
 }
 
 #[cfg(test)]

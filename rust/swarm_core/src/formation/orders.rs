@@ -11,6 +11,7 @@
 //! is the route to its exit toward its own slot plus the leg from there (`walk_length`).
 
 use glam::{Vec2, Vec3};
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::assign::assign;
@@ -412,21 +413,20 @@ pub fn plan(
     shape.offsets(n, &mut offsets);
     let slot_xz: Vec<Vec2> = offsets.iter().map(|&o| open_slot(placement.place(o)).0).collect();
     let agent_xz: Vec<Vec2> = m.index.iter().map(|&i| xz(i)).collect();
-    let mut path = Vec::new();
     // On a field, where each agent comes out into the open toward the destination (itself when
     // its line there is open), and the route to that point.
     let exits: Vec<(Vec2, f32)> = match field {
         None => Vec::new(),
         Some(f) => m
             .index
-            .iter()
-            .map(|&i| {
+            .par_iter()
+            .map_init(Vec::new, |path, &i| {
                 let cell = m.cells.get(i).copied().unwrap_or(NONE);
                 let own = (xz(i), 0.0);
                 if f.line_open(cell, m.pos[i], destination) {
                     return own;
                 }
-                match (f.distance(cell), f.exit(cell, destination, &mut path)) {
+                match (f.distance(cell), f.exit(cell, destination, path)) {
                     (Some(d), Some(e)) => (e.at, (d - e.route).max(0.0)),
                     _ => own,
                 }
@@ -440,24 +440,27 @@ pub fn plan(
         Some(&(at, route)) => route + at.distance(slot_xz[s]) + STANDING_WEIGHT * agent_xz[a].distance(slot_xz[s]),
     };
     let picks = assign(&agent_xz, &slot_xz, &cost);
-    let mut longest = 0.0f32;
-    let seats = picks
-        .iter()
-        .zip(m.index)
-        .map(|(&s, &i)| {
+    let seats: Vec<Seat> = picks
+        .par_iter()
+        .zip(m.index.par_iter())
+        .map_init(Vec::new, |path, (&s, &i)| {
             let slot = slot_xz[s as usize];
             let cell = m.cells.get(i).copied().unwrap_or(NONE);
             let mut seat = Seat { slot, line_open: true, ..Seat::default() };
             if let Some(f) = field.filter(|f| !f.line_open(cell, m.pos[i], slot)) {
                 seat.line_open = false;
-                if let Some(e) = f.exit(cell, slot, &mut path) {
+                if let Some(e) = f.exit(cell, slot, path) {
                     (seat.exit_route, seat.exit_leg) = (e.route, e.leg);
                 }
             }
-            longest = longest.max(walk_length(m.pos[i], cell, &seat, field));
             seat
         })
         .collect();
+    let longest = seats
+        .iter()
+        .zip(m.index)
+        .map(|(seat, &i)| walk_length(m.pos[i], m.cells.get(i).copied().unwrap_or(NONE), seat, field))
+        .fold(0.0f32, f32::max);
     Plan { placement, seats, time_to_arrive: longest / shape.base_speed }
 }
 
