@@ -10,7 +10,7 @@ use crate::agents::{
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
-use crate::formation::orders::RouteField;
+use crate::formation::routes::RouteField;
 use crate::formation::steer::{seat_move, SeatMove, LINE_CHECK_INTERVAL};
 use crate::formation::{Formations, Order, Seat};
 use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};

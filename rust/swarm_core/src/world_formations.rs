@@ -5,7 +5,8 @@ use glam::{Vec2, Vec3};
 
 use crate::agents::FLAG_DORMANT;
 use crate::flow_field::NONE;
-use crate::formation::orders::{plan, Members, RouteField, NO_FIELD};
+use crate::formation::orders::{plan, Members, NO_FIELD};
+use crate::formation::routes::RouteField;
 use crate::formation::{FormationError, FormationProgress, FormationShape, Order, Seat};
 use crate::ids::AgentId;
 use crate::sanitize::Finding;

@@ -17,11 +17,9 @@ use serde::{Deserialize, Serialize};
 use super::assign::assign;
 use super::seat::{Seat, NO_ORDER};
 use super::shape::{FormationShape, Placement, ShapeError};
-use crate::flow_field::{line_is_open, CellId, FlowField, ModifierLayer, SurfaceGrid, NONE};
+use super::routes::{walk_length, ExitMemo, RouteField};
+use crate::flow_field::{CellId, NONE};
 
-/// Longest straight line (in half-cell steps) checked for being open; a longer one counts as
-/// blocked, and the agent follows the destination's flow field until it is nearer.
-pub const MAX_LINE_STEPS: u32 = 512;
 
 /// Most orders running at once (a new order past it is refused).
 pub const MAX_ORDERS: usize = 1 << 16;
@@ -267,116 +265,9 @@ impl Formations {
     }
 }
 
-/// The flow field toward an order's destination, with its grid.
-#[derive(Clone, Copy)]
-pub struct RouteField<'a> {
-    pub grid: &'a SurfaceGrid,
-    pub mods: &'a ModifierLayer,
-    pub field: &'a FlowField,
-}
-
-impl RouteField<'_> {
-    /// Route distance of `cell` to the destination (`None` off the field or unreachable).
-    #[inline]
-    pub fn distance(&self, cell: CellId) -> Option<f32> {
-        if cell == NONE || cell as usize >= self.grid.cell_count() {
-            return None;
-        }
-        Some(self.field.distance(cell)).filter(|d| d.is_finite())
-    }
-}
-
-impl RouteField<'_> {
-    /// Whether the straight line from `p` (in `cell`) to `slot` crosses open cells only.
-    #[inline]
-    pub fn line_open(&self, cell: CellId, p: Vec3, slot: Vec2) -> bool {
-        line_is_open(self.grid, self.mods, cell, p, slot, MAX_LINE_STEPS)
-    }
-}
-
-/// A route read off the flow field (between cell centres, corners cut to the cell) is this much
-/// shorter than what a crowd walks around those corners, keeping clear of walls and each other.
-pub const FIELD_DETOUR: f32 = 1.2;
-/// Where a walk down the destination's field leaves it for a straight line (`RouteField::exit`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Exit {
-    /// The exit cell's centre (ground plane).
-    pub at: Vec2,
-    /// Its route distance to the destination.
-    pub route: f32,
-    /// The straight leg from it to the point the line was checked toward.
-    pub leg: f32,
-}
-
 /// Weight of the straight line from where an agent stands in its assignment cost on a flow
 /// field: agents that leave the field at the same exit take their slots in the order they stand.
 const STANDING_WEIGHT: f32 = 0.05;
-/// Cells followed down the field at most when looking for the exit (`RouteField::exit`).
-const MAX_EXIT_CELLS: usize = 4096;
-
-impl RouteField<'_> {
-    /// Where an agent in `cell` whose straight line to `slot` is blocked leaves the field: it
-    /// walks down the field (steepest descent toward the destination) until the straight line
-    /// from the cell it reached to the slot is open. Returns that cell, or `None` when no cell
-    /// of the descent sees the slot. The descent is found
-    /// first, then the first cell that sees the slot by bisection (sight only improves as the
-    /// walk nears the destination, where the slots stand), so a long walk costs a few line
-    /// checks. `path` is scratch.
-    pub fn exit(&self, cell: CellId, slot: Vec2, path: &mut Vec<CellId>) -> Option<Exit> {
-        path.clear();
-        let mut c = cell;
-        let mut dc = self.distance(c)?;
-        while path.len() < MAX_EXIT_CELLS {
-            path.push(c);
-            let next = self
-                .grid
-                .links(c)
-                .iter()
-                .filter_map(|&n| Some((n, self.distance(n)?)))
-                .min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)));
-            match next {
-                Some((n, dn)) if dn < dc => (c, dc) = (n, dn),
-                _ => break,
-            }
-        }
-        let sees = |k: usize| self.line_open(path[k], self.grid.cell_center(path[k]), slot);
-        let last = path.len() - 1;
-        if !sees(last) {
-            return None;
-        }
-        // The first cell that sees the slot, in 1..=last (the agent's own cell does not).
-        let (mut lo, mut hi) = (1usize.min(last), last);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if sees(mid) {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        let e = path[lo];
-        let centre = self.grid.cell_center(e);
-        let at = Vec2::new(centre.x, centre.z);
-        Some(Exit { at, route: self.distance(e)?, leg: at.distance(slot) })
-    }
-}
-
-/// The route length an agent walking to its slot expects: the straight line when it is open
-/// (or there is no field); else down the field to its exit and the straight leg from there
-/// (see `RouteField::exit`); without a known exit, its route distance to the destination.
-/// Never less than the straight line.
-#[inline]
-pub fn walk_length(p: Vec3, cell: CellId, seat: &Seat, field: Option<RouteField>) -> f32 {
-    let straight = Vec2::new(p.x, p.z).distance(seat.slot);
-    let route = field.filter(|_| !seat.line_open).and_then(|f| f.distance(cell));
-    match route {
-        Some(d) if seat.exit_leg >= 0.0 && d >= seat.exit_route => {
-            straight.max((d - seat.exit_route) * FIELD_DETOUR + seat.exit_leg)
-        }
-        Some(d) => straight.max(d * FIELD_DETOUR),
-        None => straight,
-    }
-}
 
 /// The members of a new order, read from the agent storage.
 pub struct Members<'a> {
@@ -415,42 +306,74 @@ pub fn plan(
     let agent_xz: Vec<Vec2> = m.index.iter().map(|&i| xz(i)).collect();
     // On a field, where each agent comes out into the open toward the destination (itself when
     // its line there is open), and the route to that point.
-    let exits: Vec<(Vec2, f32)> = match field {
-        None => Vec::new(),
-        Some(f) => m
-            .index
-            .par_iter()
-            .map_init(Vec::new, |path, &i| {
-                let cell = m.cells.get(i).copied().unwrap_or(NONE);
-                let own = (xz(i), 0.0);
-                if f.line_open(cell, m.pos[i], destination) {
-                    return own;
-                }
-                match (f.distance(cell), f.exit(cell, destination, path)) {
-                    (Some(d), Some(e)) => (e.at, (d - e.route).max(0.0)),
-                    _ => own,
-                }
-            })
-            .collect(),
+    // On a field, where each agent that does not see the destination comes out into the open
+    // toward it (its exit cell and that cell's route distance): whether each sees it is checked
+    // in parallel, the walks of the others in order, sharing what earlier walks found.
+    let exits: Vec<Option<(CellId, f32)>> = match field {
+        None => vec![None; n],
+        Some(f) => {
+            let open: Vec<bool> = m
+                .index
+                .par_iter()
+                .map(|&i| f.line_open(m.cells.get(i).copied().unwrap_or(NONE), m.pos[i], destination))
+                .collect();
+            let mut memo = ExitMemo::new(f.grid.cell_count(), destination);
+            m.index
+                .iter()
+                .zip(open)
+                .map(|(&i, open)| {
+                    let cell = m.cells.get(i).copied().unwrap_or(NONE);
+                    if open {
+                        return None;
+                    }
+                    memo.exit_cell(&f, cell).and_then(|e| Some((e, f.distance(e)?)))
+                })
+                .collect()
+        }
     };
+    let centre = |c: CellId| field.map_or(Vec2::ZERO, |f| {
+        let p = f.grid.cell_center(c);
+        Vec2::new(p.x, p.z)
+    });
+    let to_exit: Vec<f32> = (0..n)
+        .map(|a| match (field, exits[a]) {
+            (Some(f), Some((_, route))) => {
+                let i = m.index[a];
+                f.distance(m.cells.get(i).copied().unwrap_or(NONE)).map_or(0.0, |d| (d - route).max(0.0))
+            }
+            _ => 0.0,
+        })
+        .collect();
     // Without a field the straight line (exact: no crossing paths); on one the route to the
     // agent's exit, the straight line from there, and a little of the line from where it stands.
-    let cost = |a: usize, s: usize| match exits.get(a) {
-        None => agent_xz[a].distance(slot_xz[s]),
-        Some(&(at, route)) => route + at.distance(slot_xz[s]) + STANDING_WEIGHT * agent_xz[a].distance(slot_xz[s]),
+    let cost = |a: usize, s: usize| match (field, exits[a]) {
+        (None, _) => agent_xz[a].distance(slot_xz[s]),
+        (Some(_), None) => (1.0 + STANDING_WEIGHT) * agent_xz[a].distance(slot_xz[s]),
+        (Some(_), Some((e, _))) => {
+            to_exit[a] + centre(e).distance(slot_xz[s]) + STANDING_WEIGHT * agent_xz[a].distance(slot_xz[s])
+        }
     };
     let picks = assign(&agent_xz, &slot_xz, &cost);
+
     let seats: Vec<Seat> = picks
         .par_iter()
-        .zip(m.index.par_iter())
-        .map_init(Vec::new, |path, (&s, &i)| {
+        .enumerate()
+        .map_init(Vec::new, |path, (a, &s)| {
+            let i = m.index[a];
             let slot = slot_xz[s as usize];
             let cell = m.cells.get(i).copied().unwrap_or(NONE);
             let mut seat = Seat { slot, line_open: true, ..Seat::default() };
             if let Some(f) = field.filter(|f| !f.line_open(cell, m.pos[i], slot)) {
                 seat.line_open = false;
-                if let Some(e) = f.exit(cell, slot, path) {
-                    (seat.exit_route, seat.exit_leg) = (e.route, e.leg);
+                // Where the agent comes out toward the destination usually sees its slot too;
+                // else its own walk toward the slot.
+                let shared = exits[a].filter(|&(e, _)| f.line_open(e, f.grid.cell_center(e), slot));
+                let exit = match shared {
+                    Some((e, route)) => Some((route, centre(e).distance(slot))),
+                    None => f.exit(cell, slot, path).map(|e| (e.route, e.leg)),
+                };
+                if let Some((route, leg)) = exit {
+                    (seat.exit_route, seat.exit_leg) = (route, leg);
                 }
             }
             seat

@@ -7,7 +7,8 @@
 
 use glam::{Vec2, Vec3};
 
-use super::orders::{walk_length, Order, RouteField};
+use super::orders::Order;
+use super::routes::{walk_length, RouteField};
 use super::seat::Seat;
 use crate::flow_field::CellId;
 
