@@ -6,7 +6,8 @@
 #   (b) the engine benchmarks in a headless Godot (godot_project/bench/): Swarm at 5,000, 20,000
 #       and 100,000 agents, and Godot's own NavigationServer3D RVO agents (the peer) at 5,000 and
 #       20,000, each with the same moving target and a MultiMesh drawing the agents; and ambient
-#       traffic, 100 SwarmTrafficLanes of 100 vehicles against PathFollow3D + GDScript (the peer),
+#       traffic, 100 SwarmTrafficLanes of 100 vehicles against PathFollow3D + GDScript (the peer);
+#       and formation orders, move_in_formation against the seed's i % n + map_get_path (the peer),
 # and writes BENCHMARKS.md (machine, date, commit, both tables, method).
 #
 #   ./bench.sh                 full run (about 5 minutes on 2 cores plus the build)
@@ -21,7 +22,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 OUT="$ROOT/bench_out"
 mkdir -p "$OUT"
-rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md "$OUT"/traffic_core.md
+rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md "$OUT"/traffic_core.md "$OUT"/formation_core.md "$OUT"/formation_peer.md
 
 FRAMES=300; FRAMES_100K=120; WARMUP=60; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
 if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; WARMUP=20; REPEAT=1; fi
@@ -55,10 +56,23 @@ if ! timeout -k 10 300 cargo run --release -q -p swarm_core --example traffic_be
   echo "bench: the traffic core benchmark failed or timed out" >&2
 fi
 
+# (a4) formations: order cost (assignment + routes) and a walked order, the core alone
+echo "== formation core benchmark (cargo run --release -p swarm_core --example formation_bench)"
+if ! timeout -k 10 600 cargo run --release -q -p swarm_core --example formation_bench -- --out "$OUT/formation_core.md"; then
+  echo "bench: the formation core benchmark failed or timed out" >&2
+fi
+
 # (b) engine benchmarks
 GODOT=$(tools/godot.sh) || { echo "bench: no Godot 4.6" >&2; exit 1; }
 tools/import_demo.sh "$GODOT" || exit 1
 GODOT_VERSION=$("$GODOT" --headless --version 2>/dev/null | head -n1)
+
+# (b-1) formations in Godot: the seed's method (i % n, map_get_path per agent) against
+# move_in_formation on the same level, 100 / 1,000 / 5,000 agents
+echo "== formations: the seed's method in Godot against move_in_formation"
+timeout -k 10 900 "$GODOT" --headless --fixed-fps 60 --path godot_project -s res://bench/formation_peer_bench.gd -- \
+    --out="$OUT/formation_peer.md" >"$OUT/formation_peer.log" 2>&1 \
+  || echo "bench: the formation benchmark failed (log: $OUT/formation_peer.log)" >&2
 
 # (b0) the flow-field bake in Godot (physics rays over a two-floor level of boxes)
 for size in 128 256; do
@@ -286,6 +300,34 @@ lines.append(
     "car-following, stop-and-go and belt rules over arrays and setting each follower's `progress`."
 )
 lines.append("")
+lines.append("## Formations: move_in_formation against the seed's method in Godot")
+lines.append("")
+fcore = os.path.join(out, "formation_core.md")
+if os.path.exists(fcore):
+    lines.append(
+        "`cargo run --release -p swarm_core --example formation_bench`: the cost of one order (everything "
+        "`move_in_formation` does: slots, the destination's flow field, exits, the assignment, the plan), best of "
+        "5, for a block of agents ordered into a square 230 m away, on open ground and across a 256 m x 256 m "
+        "field at 1 m cells with three walls in the way; and how many pairs of straight paths (start to slot, "
+        "over at most 1,000 agents of the selection, pairs of agents walking in a file not counted) cross, "
+        "against the seed's `i % n` for the same selection in no particular order:"
+    )
+    lines.append("")
+    lines.append(open(fcore).read().rstrip("\n"))
+    lines.append("")
+fpeer = os.path.join(out, "formation_peer.md")
+if os.path.exists(fpeer):
+    lines.append(
+        "`godot_project/bench/formation_peer_bench.gd`, one run: the same level for both (a wall of 12 m pieces "
+        "with 12 m gaps between a disc of agents and a square formation 30 m beyond), the seed's method as Godot "
+        "gives it (slot `i % n`, one `NavigationServer3D.map_get_path` per agent on a navmesh baked from the "
+        "same boxes, speeds clamped to 0.5..1.5 of the base speed, then a kinematic walk with no collisions) "
+        "against `move_in_formation` walked by the real simulation (personal space, body blocking, the crowd "
+        "in the gaps). The seed's walk has no crowd, so its spread comes only from its speed clamp:"
+    )
+    lines.append("")
+    lines.append(open(fpeer).read().rstrip("\n"))
+    lines.append("")
 open("BENCHMARKS.md", "w").write("\n".join(lines))
 print("wrote BENCHMARKS.md")
 PY
