@@ -152,4 +152,9 @@ impl World {
     pub fn formation_count(&self) -> usize {
         self.state.formations.len()
     }
+
+    /// Agents in a running order (as of the last step or order).
+    pub fn formation_agent_count(&self) -> usize {
+        self.state.formations.iter().map(|(_, o)| o.agents as usize).sum()
+    }
 }

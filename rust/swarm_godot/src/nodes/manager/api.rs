@@ -350,7 +350,8 @@ impl SwarmManager {
     /// `lod_cheap`; dormant agents count as Cheap), `dormant_count`, `flow_field_rebakes`, and
     /// agents with a [SwarmPerceptionProfile] by state: `perception_chasing` (sees its target),
     /// `perception_searching` (walks to a last seen or alerted spot), `perception_investigating`
-    /// (walks to a noise), `perception_idle`.
+    /// (walks to a noise), `perception_idle`; `formation_orders` (running formation orders) and
+    /// `formation_agents` (agents in one).
     #[func]
     pub(crate) fn get_stats(&self) -> VarDictionary {
         let (count, stats) = match &self.world {
@@ -373,6 +374,8 @@ impl SwarmManager {
             "perception_searching" => stats.perception.searching as i64,
             "perception_investigating" => stats.perception.investigating as i64,
             "perception_idle" => stats.perception.idle as i64,
+            "formation_orders" => self.world.as_ref().map_or(0, |w| w.formation_count() as i64),
+            "formation_agents" => self.world.as_ref().map_or(0, |w| w.formation_agent_count() as i64),
         }
     }
 
