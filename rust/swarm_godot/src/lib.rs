@@ -11,6 +11,7 @@ mod flow_debug;
 mod lookup;
 mod nodes;
 mod resources;
+mod vat_anim;
 mod visuals;
 
 struct SwarmExtension;

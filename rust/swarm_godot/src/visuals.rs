@@ -1,22 +1,29 @@
 //! Drawing: one `MultiMeshInstance3D` per archetype with a mesh. Each physics frame the agents
 //! of an archetype are written, in parallel, straight into one packed float buffer (3x4
 //! transform rows per instance) handed over with a single `set_buffer` call. Every instance also
-//! carries custom data (`INSTANCE_CUSTOM` in a shader: hit flash 0..1, death 0..1, LOD tier / 2);
-//! a hit squashes the body for a moment and a death shrinks it into the ground, so both show with
-//! any material. A debug view adds a per-instance colour for the agent's Importance LOD tier.
+//! carries custom data (`INSTANCE_CUSTOM` in a shader: hit flash 0..1, death 0..1, LOD tier / 2,
+//! vertex animation clip and phase); a hit squashes the body for a moment and a death shrinks it
+//! into the ground, so both show with any material. An archetype with a `SwarmVertexAnimation`
+//! is drawn with the addon's VAT shader (unless it has its own material), each agent playing its
+//! clip (`vat_anim.rs`). A debug view adds a per-instance colour for the agent's Importance LOD
+//! tier.
 
 use godot::classes::base_material_3d::{Flags, ShadingMode};
 use godot::classes::multi_mesh::TransformFormat;
 use godot::classes::node::InternalMode;
-use godot::classes::{Material, Mesh, MultiMesh, MultiMeshInstance3D, StandardMaterial3D};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use godot::classes::{Material, Mesh, MultiMesh, MultiMeshInstance3D, ShaderMaterial, StandardMaterial3D};
 use godot::prelude::*;
 use rayon::prelude::*;
 use swarm_core::agents::{Agents, FLAG_DORMANT};
 use swarm_core::lod;
 use swarm_core::world::HIT_FLASH_SECONDS;
-use swarm_core::Frustum;
+use swarm_core::{Archetype, Frustum};
 
 use crate::resources::archetype::SwarmAgentArchetype;
+use crate::resources::vertex_animation::SwarmVertexAnimation;
+use crate::vat_anim::AnimDraw;
 
 const FLOATS: usize = 12;
 /// Seconds a dead agent takes to sink away.
@@ -29,6 +36,8 @@ pub struct Corpse {
     pub pos: swarm_core::glam::Vec3,
     pub facing: swarm_core::glam::Vec2,
     pub age: f32,
+    /// Seconds it is drawn (`Visuals::corpse_seconds` of its archetype).
+    pub lifetime: f32,
 }
 const CHUNK: usize = 1024;
 
@@ -41,7 +50,15 @@ pub struct ArchetypeVisual {
     material: Option<Gd<Material>>,
     /// Lifts the mesh so its lowest point stands on the ground.
     lift: f32,
+    /// The archetype's vertex animation, when it has one.
+    anim: Option<AnimDraw>,
+    /// The VAT material made for it (when it has no material override of its own).
+    vat_material: Option<(Gd<SwarmVertexAnimation>, Gd<ShaderMaterial>)>,
 }
+
+/// Metres of extra culling margin for vertex-animated meshes (posed limbs reach past the rest
+/// mesh's box).
+const VAT_CULL_MARGIN: f32 = 1.0;
 
 #[derive(Default)]
 pub struct Visuals {
@@ -59,18 +76,47 @@ pub struct Visuals {
     /// Colour agents by LOD tier (green Full, yellow Reduced, red Cheap, blue dormant).
     debug_tiers: bool,
     debug_material: Option<Gd<StandardMaterial3D>>,
+    /// Walk phase (0..1) of each agent by id slot (kept across reorders), for vertex animation.
+    walk: Vec<AtomicU32>,
+    /// Seconds of visuals updates (the idle clips' clock).
+    time: f32,
 }
 
 impl Visuals {
-    /// Creates, updates or removes the visual of archetype `index` to match its resource.
-    pub fn sync_archetype(&mut self, index: usize, res: &Gd<SwarmAgentArchetype>, parent: &mut Gd<Node3D>) {
+    /// Creates, updates or removes the visual of archetype `index` to match its resource (and
+    /// `core`, its converted archetype: the swing timing vertex animation follows).
+    pub fn sync_archetype(
+        &mut self,
+        index: usize,
+        res: &Gd<SwarmAgentArchetype>,
+        core: &Archetype,
+        parent: &mut Gd<Node3D>,
+    ) {
         if self.per_archetype.len() <= index {
             self.per_archetype.resize_with(index + 1, || None);
         }
-        let (mesh, material) = {
+        let (mesh, own_material, vat) = {
             let r = res.bind();
-            (r.mesh(), r.material_override())
+            (r.mesh(), r.material_override(), r.vertex_animation())
         };
+        let mesh = mesh.or_else(|| vat.as_ref().and_then(|v| v.bind().mesh()));
+        let anim = vat.as_ref().map(|v| AnimDraw {
+            clips: v.bind().roles(),
+            swing: core.attack.as_ref().filter(|a| a.swing_enabled).map(|a| (a.swing_windup, a.swing_recovery)),
+        });
+        let cached = self.per_archetype[index].as_ref().and_then(|v| v.vat_material.clone());
+        let vat_material = vat.filter(|_| own_material.is_none()).map(|v| match cached {
+            Some((r, mut m)) if r == v => {
+                v.bind().apply_to(&mut m);
+                (r, m)
+            }
+            _ => {
+                let m = v.bind().create_material();
+                (v, m)
+            }
+        });
+        let material = own_material.or_else(|| vat_material.as_ref().map(|(_, m)| m.clone().upcast::<Material>()));
+        let margin = if anim.is_some() { VAT_CULL_MARGIN } else { 0.0 };
         let debug = self.debug_tiers.then(|| self.debug_material().upcast::<Material>());
         let slot = &mut self.per_archetype[index];
         match (mesh, slot.as_mut()) {
@@ -91,6 +137,9 @@ impl Visuals {
                         v.instance.set_material_override(v.material.as_ref());
                     }
                 }
+                v.anim = anim;
+                v.vat_material = vat_material;
+                v.instance.set_extra_cull_margin(margin);
             }
             (Some(mesh), None) => {
                 let mut mm = MultiMesh::new_gd();
@@ -103,6 +152,7 @@ impl Visuals {
                 mmi.set_multimesh(&mm);
                 let shown = if debug.is_some() { debug } else { material.clone() };
                 mmi.set_material_override(shown.as_ref());
+                mmi.set_extra_cull_margin(margin);
                 // Agent positions are global: draw them without the manager's transform.
                 mmi.set_as_top_level(true);
                 parent.add_child_ex(&mmi).internal(InternalMode::FRONT).done();
@@ -114,8 +164,19 @@ impl Visuals {
                     lift: lift_of(&mesh),
                     mesh,
                     material,
+                    anim,
+                    vat_material,
                 });
             }
+        }
+    }
+
+    /// Seconds a dead agent of archetype `index` is drawn: its death clip and sink with vertex
+    /// animation, else the plain sink.
+    pub fn corpse_seconds(&self, index: usize) -> f32 {
+        match self.per_archetype.get(index).and_then(|v| v.as_ref()).and_then(|v| v.anim) {
+            Some(a) => a.corpse_seconds(),
+            None => DEATH_SECONDS,
         }
     }
 
@@ -155,9 +216,19 @@ impl Visuals {
     /// Visual refresh bands: drawn agents are rewritten every frame up close, every
     /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
     /// camera every agent is rewritten every frame.
-    /// `layout` is the world's `layout_revision()`.
-    pub fn update(&mut self, agents: &Agents, layout: u64, corpses: &[Corpse], camera: Option<&Frustum>, distant: f32) {
+    /// `layout` is the world's `layout_revision()`; `dt` the seconds since the last update (walk
+    /// and idle clips advance by it).
+    pub fn update(
+        &mut self,
+        agents: &Agents,
+        layout: u64,
+        corpses: &[Corpse],
+        camera: Option<&Frustum>,
+        distant: f32,
+        dt: f32,
+    ) {
         self.frame = self.frame.wrapping_add(1);
+        self.time = (self.time + dt) % 3600.0;
         let n_arch = self.per_archetype.len();
         if n_arch == 0 {
             return;
@@ -194,6 +265,11 @@ impl Visuals {
             for c in &counts {
                 self.starts.push(self.starts.last().unwrap() + c);
             }
+            // Walk phases by id slot, for every slot in use.
+            let slots = agents.slot.par_iter().copied().max().map_or(0, |m| m as usize + 1);
+            if self.walk.len() < slots {
+                self.walk.resize_with(slots, || AtomicU32::new(0));
+            }
             if counts.contains(&n) {
                 self.order.clear();
                 self.order.extend(0..n as u32);
@@ -214,6 +290,7 @@ impl Visuals {
         let floats = if colour { FLOATS + 8 } else { FLOATS + 4 };
         let same_layout = floats == self.prev_floats && layout_kept;
         let frame = self.frame;
+        let (walk, time) = (&self.walk, self.time);
         let due = |i: usize| -> bool {
             let Some(cam) = camera.filter(|_| same_layout) else { return true };
             let p = agents.pos[i];
@@ -239,11 +316,21 @@ impl Visuals {
                 continue;
             }
             v.buffer.resize(count * floats);
-            let lift = v.lift;
+            let (lift, anim) = (v.lift, v.anim);
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
             live.par_chunks_mut(CHUNK * floats).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
                 for (o, &i) in out.chunks_exact_mut(floats).zip(idx) {
                     let i = i as usize;
+                    // The walk phase advances every frame, drawn or not.
+                    let clip = anim.map_or(0.0, |a| {
+                        let speed = swarm_core::glam::Vec2::new(agents.vel[i].x, agents.vel[i].z).length();
+                        let phase = walk.get(agents.slot[i] as usize).map_or(0.0, |cell| {
+                            let p = a.advance_walk(f32::from_bits(cell.load(Ordering::Relaxed)), speed, dt);
+                            cell.store(p.to_bits(), Ordering::Relaxed);
+                            p
+                        });
+                        a.live(speed, &agents.attack[i], agents.seed[i], phase, time)
+                    });
                     if !due(i) {
                         continue;
                     }
@@ -254,17 +341,18 @@ impl Visuals {
                     if colour {
                         o[FLOATS..FLOATS + 4].copy_from_slice(&tier_colour(agents, i));
                     }
-                    o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, 0.0]);
+                    o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, clip]);
                 }
             });
             for (o, c) in sinking.chunks_exact_mut(floats).zip(corpses.iter().filter(|c| c.archetype as usize == a)) {
-                let t = (c.age / DEATH_SECONDS).clamp(0.0, 1.0);
-                let shrink = 1.0 - t;
-                write_transform(&mut o[..FLOATS], c.pos, c.facing, lift, [1.0 + 0.3 * t, shrink.max(0.01)]);
+                let t = (c.age / c.lifetime.max(1e-3)).clamp(0.0, 1.0);
+                // With vertex animation the death clip plays first, then the body sinks.
+                let (clip, sink) = anim.map_or((0.0, t), |a| a.corpse(c.age));
+                write_transform(&mut o[..FLOATS], c.pos, c.facing, lift, [1.0 + 0.3 * sink, (1.0 - sink).max(0.01)]);
                 if colour {
                     o[FLOATS..FLOATS + 4].copy_from_slice(&[0.3, 0.3, 0.3, 1.0]);
                 }
-                o[floats - 4..].copy_from_slice(&[0.0, t, 1.0, 0.0]);
+                o[floats - 4..].copy_from_slice(&[0.0, t, 1.0, clip]);
             }
             v.multimesh.set_buffer(&v.buffer);
         }

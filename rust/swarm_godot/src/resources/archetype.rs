@@ -8,6 +8,7 @@ use super::attack_profile::SwarmAttackProfile;
 use super::behavior_profile::SwarmBehaviorProfile;
 use super::movement_profile::SwarmMovementProfile;
 use super::perception_profile::SwarmPerceptionProfile;
+use super::vertex_animation::SwarmVertexAnimation;
 use crate::convert::{report_findings, resource_name};
 
 /// An agent type: how it looks, how big and heavy it is, its health and which behaviour and
@@ -21,9 +22,15 @@ pub struct SwarmAgentArchetype {
     #[export_group(name = "Visual")]
     #[export]
     mesh: Option<Gd<Mesh>>,
-    /// Material used instead of the mesh's own.
+    /// Material used instead of the mesh's own (and instead of the VAT shader when
+    /// [member vertex_animation] is set: give it a shader that reads the same textures).
     #[export]
     material_override: Option<Gd<Material>>,
+    /// Animated agents: a baked vertex animation texture. Each agent plays its own clip (walk at
+    /// its speed, idle, swing, death) through the addon's VAT shader. Its rest mesh is drawn when
+    /// [member mesh] is empty.
+    #[export]
+    vertex_animation: Option<Gd<SwarmVertexAnimation>>,
 
     /// Body radius in metres, for body blocking and queries.
     #[export_group(name = "Body")]
@@ -74,13 +81,23 @@ impl SwarmAgentArchetype {
         self.material_override.clone()
     }
 
+    pub fn vertex_animation(&self) -> Option<Gd<SwarmVertexAnimation>> {
+        self.vertex_animation.clone()
+    }
+
+    /// The mesh drawn: [member mesh], else the vertex animation's rest mesh.
+    pub fn drawn_mesh(&self) -> Option<Gd<Mesh>> {
+        self.mesh.clone().or_else(|| self.vertex_animation.as_ref().and_then(|v| v.bind().mesh()))
+    }
+
     /// The profile resources this archetype holds now.
     pub fn profiles(&self) -> Vec<Gd<Resource>> {
-        let mut out: Vec<Gd<Resource>> = Vec::with_capacity(4);
+        let mut out: Vec<Gd<Resource>> = Vec::with_capacity(5);
         out.extend(self.behavior_profile.clone().map(|p| p.upcast()));
         out.extend(self.movement_profile.clone().map(|p| p.upcast()));
         out.extend(self.attack_profile.clone().map(|p| p.upcast()));
         out.extend(self.perception_profile.clone().map(|p| p.upcast()));
+        out.extend(self.vertex_animation.clone().map(|p| p.upcast()));
         out
     }
 

@@ -10,6 +10,7 @@ pub mod perception_profile;
 pub mod settings;
 pub mod spawn_profile;
 pub mod traffic_profile;
+pub mod vertex_animation;
 
 #[cfg(test)]
 mod hints_agree;

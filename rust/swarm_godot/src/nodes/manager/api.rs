@@ -434,7 +434,8 @@ impl SwarmManager {
     fn apply_damage(&mut self, agent: AgentId, amount: f32) {
         let result = self.world_mut().damage(agent, amount);
         if let DamageResult::Died { position, facing, archetype } = result {
-            self.corpses.push(Corpse { archetype, pos: position, facing, age: 0.0 });
+            let lifetime = self.visuals.corpse_seconds(archetype as usize);
+            self.corpses.push(Corpse { archetype, pos: position, facing, age: 0.0, lifetime });
             let id = agent.to_i64();
             // Typed signals are emitted through `base_mut()`: handlers may call back into the manager.
             self.signals().agent_died().emit(id, to_vector3(position));

@@ -35,7 +35,7 @@ use crate::nodes::link::ManagerFacts;
 use crate::nodes::target::SwarmTarget;
 use crate::resources::flow_field_data::SwarmFlowFieldData;
 use crate::resources::settings::{SwarmSettings, DEFAULT_DISTANT_VISIBLE};
-use crate::visuals::{Corpse, Visuals, DEATH_SECONDS};
+use crate::visuals::{Corpse, Visuals};
 use outbox::Outcall;
 use registry::Registry;
 
@@ -208,12 +208,12 @@ impl INode3D for SwarmManager {
         self.queue_formation_arrivals();
         let dt = delta as f32;
         self.corpses.iter_mut().for_each(|c| c.age += dt);
-        self.corpses.retain(|c| c.age < DEATH_SECONDS);
+        self.corpses.retain(|c| c.age < c.lifetime);
         self.update_flow_debug();
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
         if let Some(w) = &self.world {
-            self.visuals.update(w.agents(), w.layout_revision(), &self.corpses, w.camera(), distant);
+            self.visuals.update(w.agents(), w.layout_revision(), &self.corpses, w.camera(), distant, dt);
         }
         self.push_feedback();
         // Emit.

@@ -82,7 +82,7 @@ impl SwarmManager {
         self.registry.archetypes = archetypes;
         let mut parent = self.to_gd().upcast::<Node3D>();
         for (i, e) in self.registry.archetypes.iter().enumerate() {
-            self.visuals.sync_archetype(i, &e.res, &mut parent);
+            self.visuals.sync_archetype(i, &e.res, &e.core, &mut parent);
         }
         self.world = Some(world);
         self.world_settings = Some(self.current_settings().0);

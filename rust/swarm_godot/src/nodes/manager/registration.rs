@@ -166,14 +166,20 @@ impl SwarmManager {
         for p in problems {
             godot_error!("{p}");
         }
-        if res.bind().mesh().is_none() {
+        if let Some(v) = res.bind().vertex_animation() {
+            for p in v.bind().get_problems().as_slice() {
+                godot_warn!("{label}: archetype {}: vertex_animation: {p}", res.bind().display_name());
+            }
+        }
+        if res.bind().drawn_mesh().is_none() {
             godot_warn!("{label}: archetype {} has no mesh: its agents are simulated but not drawn. Set SwarmAgentArchetype.mesh", res.bind().display_name());
         }
         let index = self.world_mut().add_archetype(core.clone());
         self.registry.archetypes.push(ArchetypeEntry { res: res.clone(), core });
         self.registry.watch_archetype(res);
         let mut parent = self.to_gd().upcast::<Node3D>();
-        self.visuals.sync_archetype(index as usize, res, &mut parent);
+        let core = &self.registry.archetypes[index as usize].core;
+        self.visuals.sync_archetype(index as usize, res, core, &mut parent);
         index
     }
 
@@ -198,7 +204,7 @@ impl SwarmManager {
                 }
                 self.registry.archetypes[i].core = core;
             }
-            self.visuals.sync_archetype(i, &res, &mut parent);
+            self.visuals.sync_archetype(i, &res, &self.registry.archetypes[i].core, &mut parent);
         }
     }
 
