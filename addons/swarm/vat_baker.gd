@@ -9,7 +9,8 @@ extends RefCounted
 ## moved by its bones' global poses times their inverse bind poses from the Skin, weighted).
 ## The posed positions and normals go into two float textures, one row per frame and one texel per
 ## vertex, and all surfaces of the mesh are merged into one rest mesh (without bones) whose vertex
-## order is the textures' column order, so the VAT shader can find each vertex by VERTEX_ID.
+## order is the textures' column order, so the VAT shader can find each vertex by VERTEX_ID. The
+## vertex colours are copied into CUSTOM0 (RGBA float), where the VAT shader reads them.
 ##
 ## From code:
 ##   const VatBaker = preload("res://addons/swarm/vat_baker.gd")
@@ -261,7 +262,19 @@ class Job:
 
 	func _rest_mesh() -> ArrayMesh:
 		var m := ArrayMesh.new()
-		m.add_surface_from_arrays(Mesh.PRIMITIVE_TRIANGLES, _rest)
+		var arrays := _rest.duplicate()
+		var colors: PackedColorArray = _rest[Mesh.ARRAY_COLOR]
+		var custom := PackedFloat32Array()
+		custom.resize(colors.size() * 4)
+		for i in colors.size():
+			var c := colors[i]
+			custom[i * 4] = c.r
+			custom[i * 4 + 1] = c.g
+			custom[i * 4 + 2] = c.b
+			custom[i * 4 + 3] = c.a
+		arrays[Mesh.ARRAY_CUSTOM0] = custom
+		m.add_surface_from_arrays(Mesh.PRIMITIVE_TRIANGLES, arrays, [], {},
+				Mesh.ARRAY_CUSTOM_RGBA_FLOAT << Mesh.ARRAY_FORMAT_CUSTOM0_SHIFT)
 		var source := _mesh_instance.mesh
 		var material := _mesh_instance.get_active_material(0)
 		if material != null:
