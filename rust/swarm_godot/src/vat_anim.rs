@@ -159,8 +159,8 @@ mod tests {
         // 0.75 m at 1.5 m per cycle: half a cycle, whatever the speed.
         let slow = (0..30).fold(0.0, |p, _| d.advance_walk(p, 1.5, 1.0 / 60.0));
         let fast = (0..10).fold(0.0, |p, _| d.advance_walk(p, 4.5, 1.0 / 60.0));
-        assert!((slow - 0.25).abs() < 1e-4, "{slow}");
-        assert!((fast - 0.25).abs() < 1e-4, "{fast}");
+        assert!((slow - 0.5).abs() < 1e-4, "{slow}");
+        assert!((fast - 0.5).abs() < 1e-4, "{fast}");
         assert!(d.advance_walk(0.9, 3.0, 0.1) < 1.0);
     }
 
