@@ -5,7 +5,8 @@ extends EditorPlugin
 ## editor needs: the gizmos that draw the spawners' areas, the flow modifiers' boxes and the
 ## traffic lanes' windows in the 3D view, the Bake Flow Field button (with its progress bar) in
 ## the SwarmManager inspector, and the setup-fix buttons beside the warnings of flow modifiers,
-## breakables and pushables, and the slot preview of a SwarmFormation.
+## breakables and pushables, the slot preview of a SwarmFormation, and the Project > Tools menu
+## item that bakes a SwarmVertexAnimation from the open character scene (vat_bake_tool.gd).
 
 var _spawner_gizmo: EditorNode3DGizmoPlugin
 var _modifier_gizmo: EditorNode3DGizmoPlugin
@@ -13,6 +14,7 @@ var _traffic_gizmo: EditorNode3DGizmoPlugin
 var _flow_field_inspector: EditorInspectorPlugin
 var _setup_fix_inspector: EditorInspectorPlugin
 var _formation_inspector: EditorInspectorPlugin
+var _vat_tool: Node
 
 
 func _enter_tree() -> void:
@@ -33,6 +35,9 @@ func _enter_tree() -> void:
 	add_inspector_plugin(_setup_fix_inspector)
 	_formation_inspector = preload("formation_inspector.gd").new()
 	add_inspector_plugin(_formation_inspector)
+	_vat_tool = preload("vat_bake_tool.gd").new()
+	EditorInterface.get_base_control().add_child(_vat_tool)
+	add_tool_menu_item(_vat_tool.MENU_ITEM, _vat_tool.start)
 
 
 func _exit_tree() -> void:
@@ -59,6 +64,10 @@ func _exit_tree() -> void:
 	if _formation_inspector != null:
 		remove_inspector_plugin(_formation_inspector)
 		_formation_inspector = null
+	if _vat_tool != null:
+		remove_tool_menu_item(_vat_tool.MENU_ITEM)
+		_vat_tool.queue_free()
+		_vat_tool = null
 
 
 func _redraw_selected_modifiers() -> void:

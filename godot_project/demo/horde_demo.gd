@@ -1,6 +1,9 @@
 extends Node3D
 
 ## Swarm demo: a horde of two archetypes (red walkers, dark brutes) chases one SwarmTarget.
+## The walkers are animated: a small rigged character (demo/vat/vat_character.gd) is baked at
+## start into a SwarmVertexAnimation, and each walker plays its walk cycle at its own speed (idle
+## when it stands) through the addon's VAT shader.
 ##
 ## Controls: WASD / arrow keys move the target; a left click on the ground sends it there.
 ## Without input for a moment the target wanders on a slow circle, so the horde keeps moving.
@@ -15,8 +18,9 @@ extends Node3D
 ##   --shot-width=W     scale the saved picture to W pixels wide (keeps the aspect ratio).
 
 const DemoCommon = preload("res://demo/demo_common.gd")
+const VatCharacter = preload("res://demo/vat/vat_character.gd")
 
-const WALKER: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
+const WALKER_BASE: SwarmAgentArchetype = preload("res://demo/resources/walker.tres")
 const BRUTE: SwarmAgentArchetype = preload("res://demo/resources/brute.tres")
 
 ## Walkers, spawned in rings around the field.
@@ -60,10 +64,13 @@ var _run_start_usec := 0
 var _start_mean_distance := 0.0
 var _label_timer := 0.0
 var _counts := {}
+## The walker archetype with the baked character (made in _ready).
+var _walker: SwarmAgentArchetype
 
 
 func _ready() -> void:
 	_parse_args()
+	_walker = _animated_walker()
 	_spawn_horde()
 	target.global_position = _wander_point()
 	_place_camera(1.0)
@@ -105,7 +112,7 @@ func _spawn_horde() -> void:
 			# Uniform over the annulus.
 			var radius := sqrt(rng.randf_range(r0 * r0, r1 * r1))
 			var angle := rng.randf() * TAU
-			_spawn(WALKER, Vector3(cos(angle) * radius, 0, sin(angle) * radius), "walker")
+			_spawn(_walker, Vector3(cos(angle) * radius, 0, sin(angle) * radius), "walker")
 		spawned += n
 	var patches := 8
 	for p in patches:
@@ -117,6 +124,17 @@ func _spawn_horde() -> void:
 			var d := sqrt(rng.randf()) * patch_radius
 			var a := rng.randf() * TAU
 			_spawn(BRUTE, centre + Vector3(cos(a) * d, 0, sin(a) * d), "brute")
+
+
+## The walker resource with the character baked into a vertex animation instead of its capsule.
+func _animated_walker() -> SwarmAgentArchetype:
+	var walker := WALKER_BASE.duplicate() as SwarmAgentArchetype
+	var vat := VatCharacter.bake_vat()
+	if vat != null:
+		walker.mesh = null
+		walker.material_override = null
+		walker.vertex_animation = vat
+	return walker
 
 
 func _spawn(archetype: SwarmAgentArchetype, pos: Vector3, kind: String) -> void:
