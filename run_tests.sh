@@ -6,9 +6,11 @@
 #      (cargo, release),
 #   2. a release build of the GDExtension into addons/swarm/bin (tools/build.sh),
 #   3. the engine tests in a real headless Godot 4.6 (tests/run_engine_tests.sh),
-#   4. the short soak run: 10,000 steps of 2,000 agents with churn, doors and a save/load every
+#   4. the vertex animation rendering test under Xvfb with software OpenGL (tests/render_vat.sh,
+#      a few seconds; skipped with a note when Xvfb is not installed),
+#   5. the short soak run: 10,000 steps of 2,000 agents with churn, doors and a save/load every
 #      1,000 steps (tools/soak.sh; the full run is documented in docs/RELIABILITY.md),
-#   5. only with SWARM_PACKAGE=1, or CI=true (unless SWARM_PACKAGE=0): the release zip, Linux and
+#   6. only with SWARM_PACKAGE=1, or CI=true (unless SWARM_PACKAGE=0): the release zip, Linux and
 #      cross-compiled Windows libraries, into dist/ (tools/package.sh), then its checks
 #      (tools/check_package.sh). The Windows build costs a few minutes, so local runs skip it.
 # Exits non-zero on the first failing stage. Extra arguments go to the engine tests (a name filter).
@@ -16,28 +18,35 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 
-echo "== [0/5] tools/check_structure.py"
+echo "== [0/6] tools/check_structure.py"
 python3 tools/check_structure.py
 
-echo "== [1/5] cargo test --release -p swarm_core, and the binding layer's own unit tests"
+echo "== [1/6] cargo test --release -p swarm_core, and the binding layer's own unit tests"
 cargo test --release -p swarm_core
 cargo test --release -p swarm_godot --lib
 
-echo "== [2/5] tools/build.sh (GDExtension, release)"
+echo "== [2/6] tools/build.sh (GDExtension, release)"
 tools/build.sh
 
-echo "== [3/5] tests/run_engine_tests.sh"
+echo "== [3/6] tests/run_engine_tests.sh"
 tests/run_engine_tests.sh "$@"
 
-echo "== [4/5] tools/soak.sh 10000 2000 1000 (short soak)"
+echo "== [4/6] tests/render_vat.sh (walking and standing agents rendered under Xvfb)"
+if command -v Xvfb >/dev/null 2>&1; then
+  tests/render_vat.sh
+else
+  echo "render_vat: skipped, Xvfb is not installed (apt-get install xvfb)"
+fi
+
+echo "== [5/6] tools/soak.sh 10000 2000 1000 (short soak)"
 tools/soak.sh 10000 2000 1000 | tail -1
 
 if [[ "${SWARM_PACKAGE:-}" == 1 || ( "${CI:-}" == true && "${SWARM_PACKAGE:-}" != 0 ) ]]; then
-  echo "== [5/5] tools/package.sh dist/ and tools/check_package.sh (release zip)"
+  echo "== [6/6] tools/package.sh dist/ and tools/check_package.sh (release zip)"
   tools/package.sh dist
   version=$(python3 -c 'import tomllib; print(tomllib.load(open("Cargo.toml", "rb"))["workspace"]["package"]["version"])')
   tools/check_package.sh "dist/swarm-$version.zip"
 else
-  echo "== [5/5] release zip: skipped (SWARM_PACKAGE=1 runs it)"
+  echo "== [6/6] release zip: skipped (SWARM_PACKAGE=1 runs it)"
 fi
 echo "== all tests passed"

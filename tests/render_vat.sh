@@ -3,7 +3,8 @@
 # software OpenGL (as tools/screenshot.sh does), twice, a sixth of a second apart, with a fixed
 # camera, and checks that the pictures differ where agents walk and much less where they stand
 # (tests/project/render_vat.gd says how).
-#   tests/render_vat.sh [OUT_DIR]     OUT_DIR: keep the two frames there as a.png and b.png
+#   tests/render_vat.sh [OUT_DIR] [--agents=N]
+# OUT_DIR: keep the two frames there as a.png and b.png; N: agents in all (default 40).
 # Needs the built extension in addons/swarm/bin (tools/build.sh) and Xvfb. Prints the changed
 # pixel shares and "RENDER_VAT: PASS"; exits non-zero on failure.
 set -euo pipefail
@@ -11,6 +12,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 PROJECT="$ROOT/tests/project"
 OUT=${1:-}
+EXTRA=("${@:2}")
 [[ -z "$OUT" || "$OUT" = /* ]] || OUT="$ROOT/$OUT"
 GODOT=$(tools/godot.sh)
 command -v Xvfb >/dev/null 2>&1 || { echo "render_vat: Xvfb is missing (apt-get install xvfb)" >&2; exit 1; }
@@ -36,7 +38,7 @@ fi
 set +e
 DISPLAY=":$D" timeout -k 10 120 "$GODOT" --rendering-driver opengl3 --rendering-method gl_compatibility \
   --audio-driver Dummy --resolution 960x540 --fixed-fps 60 --path "$PROJECT" -s res://render_vat.gd \
-  -- ${OUT:+--out="$OUT"} >"$LOG" 2>&1
+  -- ${OUT:+--out="$OUT"} "${EXTRA[@]}" >"$LOG" 2>&1
 rc=$?
 set -e
 sed -e 's/\x1b\[[0-9;]*[A-Za-z]//g' "$LOG" | grep -E 'RENDER_VAT|ERROR|SCRIPT' || true
