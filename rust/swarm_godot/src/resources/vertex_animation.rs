@@ -201,9 +201,12 @@ impl SwarmVertexAnimation {
         m.set_shader_parameter("normalized", &self.positions_normalized.to_variant());
         m.set_shader_parameter("bounds_min", &self.bounds_min.to_variant());
         m.set_shader_parameter("bounds_max", &self.bounds_max.to_variant());
-        for (name, c) in
-            [("clip_idle", roles.idle), ("clip_walk", roles.walk), ("clip_swing", roles.swing), ("clip_death", roles.death)]
-        {
+        for (name, c) in [
+            ("clip_idle", roles.idle),
+            ("clip_walk", roles.walk),
+            ("clip_swing", roles.swing),
+            ("clip_death", roles.death),
+        ] {
             m.set_shader_parameter(name, &Vector2i::new(c.first, c.count.max(1)).to_variant());
         }
         m.set_shader_parameter("albedo_color", &self.albedo_color.to_variant());
