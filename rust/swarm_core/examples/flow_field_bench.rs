@@ -65,7 +65,7 @@ fn positions(n: usize, extent: f32) -> Vec<Vec3> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
-    let slice: usize = arg("--slice").and_then(|s| s.parse().ok()).unwrap_or(16_384);
+    let slice: usize = arg("--slice").and_then(|s| s.parse().ok()).unwrap_or(swarm_core::flow_field::FieldSetSettings::default().cells_per_tick);
     let threads = rayon::current_num_threads();
     let mut rows: Vec<(String, String)> = Vec::new();
 
