@@ -12,6 +12,8 @@ mod lookup;
 mod nodes;
 mod resources;
 mod visuals;
+#[cfg(test)]
+mod docs_complete;
 
 struct SwarmExtension;
 
