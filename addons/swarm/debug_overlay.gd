@@ -13,15 +13,21 @@ extends CanvasLayer
 ##
 ## The text is refreshed every [member refresh_interval] seconds; the graph takes a sample at
 ## every physics frame in which a manager stepped. The panel ignores the mouse, so the game under
-## it keeps working. It runs while the tree is paused ([member Node.process_mode] is
-## [constant Node.PROCESS_MODE_ALWAYS] unless the scene sets another).
+## it keeps working. It draws on canvas [member CanvasLayer.layer] 100, above most game interfaces,
+## and runs while the tree is paused ([member Node.process_mode] is
+## [constant Node.PROCESS_MODE_ALWAYS]); set either on the node in the scene to change it.
 ##
 ## Hidden, the overlay costs nothing: it reads no stats and draws nothing, and only listens for
 ## [member toggle_key] and [member toggle_action]. Hide or show it with those, with [method toggle],
 ## or with [member CanvasLayer.visible].
 
 ## Where the panel sits on the screen.
-enum ScreenCorner { TOP_LEFT, TOP_RIGHT, BOTTOM_LEFT, BOTTOM_RIGHT }
+enum ScreenCorner {
+	TOP_LEFT, ## The top-left corner.
+	TOP_RIGHT, ## The top-right corner.
+	BOTTOM_LEFT, ## The bottom-left corner.
+	BOTTOM_RIGHT, ## The bottom-right corner.
+}
 
 ## Distance in pixels between the panel and the screen's edges.
 const EDGE_MARGIN := 8.0
