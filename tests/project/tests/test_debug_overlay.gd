@@ -2,7 +2,8 @@
 # agent count, the step time (with a graph) and the lane's line; it takes no mouse input and sits
 # in its corner; F3 (a key event through Input.parse_input_event) hides it, and hidden it stops
 # refreshing (its text stays while agents spawn) and stops processing; F3 again shows it refreshed;
-# an InputMap action toggles it too.
+# an InputMap action toggles it too; one hidden from the start stays idle until shown, and shows the
+# manager and lane named in its lists.
 extends "res://test_base.gd"
 
 const Common := preload("res://tests/traffic_common.gd")
@@ -115,4 +116,19 @@ func run() -> bool:
 	overlay.toggle()
 	check(overlay.visible, "toggle() shows it")
 	InputMap.erase_action(&"swarm_overlay_test")
+
+	# Hidden from the start, naming its manager by path and no lanes of the scene's.
+	var named := SwarmDebugOverlay.new()
+	named.visible_on_start = false
+	named.toggle_key = KEY_NONE
+	named.lanes = [NodePath("../Street")]
+	add_child(named)
+	named.managers = [named.get_path_to(manager)]
+	await physics_frames(2)
+	check(not named.visible and not named.is_processing(), "visible_on_start = false: hidden and idle")
+	check_eq(named.get_text(), "", "the text of an overlay never shown")
+	named.show()
+	await physics_frames(1)
+	check("Horde   agents 35 / 500" in named.get_text() and "lane Street: " in named.get_text(),
+			"shown, the overlay names its manager and lane: %s" % named.get_text())
 	return passed()
