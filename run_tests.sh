@@ -26,8 +26,11 @@ cargo test --release -p swarm_godot --lib
 echo "== [2/5] tools/build.sh (GDExtension, release)"
 tools/build.sh
 
-echo "== [3/5] tests/run_engine_tests.sh"
+echo "== [3/5] tests/run_engine_tests.sh, and every demo scene opened in the editor"
 tests/run_engine_tests.sh "$@"
+if (( $# == 0 )); then
+  tests/editor_open_demos.sh
+fi
 
 echo "== [4/5] tools/soak.sh 10000 2000 1000 (short soak)"
 tools/soak.sh 10000 2000 1000 | tail -1
