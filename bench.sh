@@ -256,12 +256,15 @@ for size in (128, 256):
 if bakes:
     lines.append("## Surface flow field bake in Godot")
     lines.append("")
-    lines.append("`godot_project/bench/bake_bench.gd`: `SwarmFlowFieldBaker` over a two-floor level of StaticBody3D boxes (walls with doors every 16 m on both floors, ramps, pillars), cell 0.5 m, run as the inspector's Bake Flow Field button runs it (fastest of 2):")
+    lines.append("`godot_project/bench/bake_bench.gd`: `SwarmFlowFieldBaker` over a two-floor level of StaticBody3D boxes (walls with doors every 16 m on both floors, ramps, pillars), cell 0.5 m, run as the inspector's Bake Flow Field button runs it (fastest of 2), and the peer in the same run: Godot's own navigation mesh bake of the same level (`NavigationServer3D.parse_source_geometry_data` from the static colliders, then `bake_from_source_geometry_data`, same cell size, clearance rounded up to whole cells as Recast counts it, same agent height; fastest of 2):")
     lines.append("")
-    lines.append("| level | columns | colliders | rays | total | physics-ray sampling | grid bake | walkable cells |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|")
+    lines.append("| level | columns | colliders | rays | total | physics-ray sampling | grid bake | walkable cells | Godot navmesh bake (peer) | ratio peer / Swarm |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     for size, b in bakes:
-        lines.append(f"| {size} m x {size} m, two floors | {b.get('columns_x')} x {b.get('columns_z')} | {b.get('colliders')} | {b.get('rays')} | {b.get('total_ms', 0):.0f} ms | {b.get('sample_ms', 0):.0f} ms | {b.get('grid_ms', 0):.0f} ms | {b.get('walkable_cells')} |")
+        peer = b.get("navmesh_total_ms")
+        peer_txt = f"{peer:.0f} ms ({b.get('navmesh_polygons')} polygons)" if peer else "n/a"
+        ratio_txt = f"{peer / b['total_ms']:.2f}x" if peer and b.get("total_ms") else "n/a"
+        lines.append(f"| {size} m x {size} m, two floors | {b.get('columns_x')} x {b.get('columns_z')} | {b.get('colliders')} | {b.get('rays')} | {b.get('total_ms', 0):.0f} ms | {b.get('sample_ms', 0):.0f} ms | {b.get('grid_ms', 0):.0f} ms | {b.get('walkable_cells')} | {peer_txt} | {ratio_txt} |")
     lines.append("")
 lines.append("## Engine: Swarm against NavigationServer3D avoidance, in Godot")
 lines.append("")
