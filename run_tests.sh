@@ -28,8 +28,11 @@ cargo test --release -p swarm_godot --lib
 echo "== [2/6] tools/build.sh (GDExtension, release)"
 tools/build.sh
 
-echo "== [3/6] tests/run_engine_tests.sh"
+echo "== [3/6] tests/run_engine_tests.sh, and every demo scene opened in the editor"
 tests/run_engine_tests.sh "$@"
+if (( $# == 0 )); then
+  tests/editor_open_demos.sh
+fi
 
 echo "== [4/6] tests/render_vat.sh (walking and standing agents rendered under Xvfb)"
 if command -v Xvfb >/dev/null 2>&1; then

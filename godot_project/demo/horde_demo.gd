@@ -5,7 +5,8 @@ extends Node3D
 ## start into a SwarmVertexAnimation, and each walker plays its walk cycle at its own speed (idle
 ## when it stands) through the addon's VAT shader.
 ##
-## Controls: WASD / arrow keys move the target; a left click on the ground sends it there.
+## Controls: WASD / arrow keys move the target; a left click on the ground sends it there; F3
+## shows or hides the SwarmDebugOverlay (the simulation's figures and a step-time graph).
 ## Without input for a moment the target wanders on a slow circle, so the horde keeps moving.
 ##
 ## User arguments (after `--` on Godot's command line):
@@ -16,6 +17,7 @@ extends Node3D
 ##   --shot-frames=N    see above.
 ##   --walkers=N, --brutes=N   override walker_count and brute_count.
 ##   --shot-width=W     scale the saved picture to W pixels wide (keeps the aspect ratio).
+##   --overlay          show the debug overlay from the start (as F3 does).
 
 const DemoCommon = preload("res://demo/demo_common.gd")
 const VatCharacter = preload("res://demo/vat/vat_character.gd")
@@ -45,6 +47,8 @@ const BRUTE: SwarmAgentArchetype = preload("res://demo/resources/brute.tres")
 @onready var target: SwarmTarget = $SwarmManager/Target
 @onready var camera: Camera3D = $Camera3D
 @onready var stats_label: Label = $UI/Stats
+## The SwarmDebugOverlay (typed by its base: a project run without an import may not know the class name yet).
+@onready var overlay: CanvasLayer = $DebugOverlay
 
 var _frame := 0
 var _run_frames := -1  # -1: run until the window is closed
@@ -84,7 +88,7 @@ func _ready() -> void:
 func _parse_args() -> void:
 	var o := DemoCommon.run_args({
 		"frames": _run_frames, "screenshot": _screenshot_path, "shot-frames": _shot_frames,
-		"shot-width": _shot_width, "walkers": walker_count, "brutes": brute_count,
+		"shot-width": _shot_width, "walkers": walker_count, "brutes": brute_count, "overlay": false,
 	}, {"frames": 1, "shot-frames": 1})
 	_run_frames = o["frames"]
 	_screenshot_path = o["screenshot"]
@@ -92,6 +96,8 @@ func _parse_args() -> void:
 	_shot_width = o["shot-width"]
 	walker_count = o["walkers"]
 	brute_count = o["brutes"]
+	if o["overlay"]:
+		overlay.show()
 
 
 ## Walkers in three rings around the field centre, brutes in eight patches between them.
@@ -223,7 +229,7 @@ func _process(delta: float) -> void:
 	# A screenshot is drawn by a software renderer: its frame rate says nothing.
 	if _screenshot_path.is_empty():
 		text += "   FPS: %d" % Engine.get_frames_per_second()
-	stats_label.text = text + "\nWASD / arrows: move target   click: send it there"
+	stats_label.text = text + "\nWASD / arrows: move target   click: send it there   F3: overlay"
 
 
 func _mean_distance_to_target() -> float:

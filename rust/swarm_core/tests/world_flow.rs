@@ -246,3 +246,27 @@ fn obstacle_damage_scale_multiplies_blows_on_doors_and_zero_only_presses() {
     assert!(none.is_empty(), "an archetype at scale 0 swung at the door {} times", none.len());
     assert!(pressing >= 3, "it still presses the door: at most {pressing} at once");
 }
+
+/// `path_length` toward a target's cell is read off the target's built field, and agrees with
+/// the A* search it replaces.
+#[test]
+fn path_length_to_a_target_reads_its_field() {
+    use swarm_core::flow_field::{path_length, PathScratch};
+    let mut w = World::new(WorldSettings { max_agents: 10, ..Default::default() });
+    w.set_surface(Some(ascii(&ROOMS)));
+    let goal = Vec3::new(15.5, 0.0, 15.5);
+    w.register_target(goal, 1.0);
+    let a = w.add_archetype(Archetype::default());
+    w.spawn(a, Vec3::new(2.5, 0.0, 2.5)).unwrap();
+    for _ in 0..10 {
+        w.step(DT);
+    }
+    let from = Vec3::new(3.5, 0.0, 4.5);
+    let read = w.path_length(from, goal).unwrap();
+    let nav = w.surface().unwrap();
+    let (c, g) = (nav.cell_under(from), nav.cell_under(goal));
+    let mut sc = PathScratch::new();
+    let searched = path_length(&nav.grid, &nav.mods, c, g, f32::INFINITY, &mut sc).unwrap();
+    assert!((read - searched).abs() < 1e-3, "field {read} vs search {searched}");
+    assert!(read > 20.0, "the route goes round by the door");
+}

@@ -13,6 +13,8 @@ mod nodes;
 mod resources;
 mod vat_anim;
 mod visuals;
+#[cfg(test)]
+mod docs_complete;
 
 struct SwarmExtension;
 

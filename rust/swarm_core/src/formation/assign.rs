@@ -1,6 +1,6 @@
 //! Slot assignment: which agent takes which slot so that the summed route length is least. Up
-//! to `EXACT_MAX` agents the assignment is exact (Kuhn-Munkres on costs quantised to
-//! ten micrometres); above, agents and slots are split alike by recursive bisection along the axis
+//! to `EXACT_MAX` agents the assignment is exact (Jonker-Volgenant, the `lapjv` crate, on costs
+//! in f64); above, agents and slots are split alike by recursive bisection along the axis
 //! on which the slots spread most (the same count of agents and slots on each side), down to
 //! blocks of at most `BLOCK`, and each block is solved exactly, blocks in parallel; then agents
 //! standing near each other across block borders exchange slots where that shortens their
@@ -9,18 +9,13 @@
 //! always shortens their sum), so the exact form gives crossing-free moves on open ground.
 
 use glam::Vec2;
-use pathfinding::kuhn_munkres::kuhn_munkres_min;
-use pathfinding::matrix::Matrix;
 use rayon::prelude::*;
 
 /// Largest group assigned exactly in one piece.
 pub const EXACT_MAX: usize = 256;
 /// Largest block of the split method.
 pub const BLOCK: usize = 64;
-/// Costs are compared in these units per metre (ten micrometres: nearly parallel paths that
-/// cross save very little by uncrossing, and that saving must still count).
-const QUANTUM: f64 = 100_000.0;
-/// Longest route length compared (metres); sums of such costs stay far inside `i64`.
+/// Longest route length compared (metres).
 const MAX_COST: f64 = 1e7;
 
 /// Assigns `agents.len()` agents to as many slots (`slots.len() == agents.len()`); returns each
@@ -100,12 +95,22 @@ fn exact_block(a: &[u32], s: &[u32], cost: &(dyn Fn(usize, usize) -> f32 + Sync)
     if n == 1 {
         return vec![0];
     }
-    let m = Matrix::from_fn(n, n, |(r, c)| {
-        let v = cost(a[r] as usize, s[c] as usize);
-        // Unreachable or absurd routes still compare (as very long), never overflow the sum.
-        (f64::from(v).clamp(0.0, MAX_COST) * QUANTUM) as i64
+    let mut m = ndarray::Array2::from_shape_fn((n, n), |(r, c)| {
+        // Unreachable or absurd routes still compare (as very long) without overflowing sums.
+        f64::from(cost(a[r] as usize, s[c] as usize)).clamp(0.0, MAX_COST)
     });
-    kuhn_munkres_min(&m).1.into_iter().map(|k| k as u32).collect()
+    // Each agent's cheapest slot taken off its row: the same optimum, but a group that walks
+    // far (every row nearly the same up to its distance) no longer looks alike column by column
+    // to the solver's first reduction, which spares it most of its augmentations.
+    for mut row in m.rows_mut() {
+        let least = row.iter().copied().fold(f64::INFINITY, f64::min);
+        row.mapv_inplace(|v| v - least);
+    }
+    match lapjv::lapjv(&m) {
+        Ok((rows, _)) => rows.into_iter().map(|k| k as u32).collect(),
+        // Only a non-finite cost fails, and costs are clamped; keep the order rather than panic.
+        Err(_) => (0..n as u32).collect(),
+    }
 }
 
 /// Splits agents and slots alike in halves until every block holds at most `BLOCK`.
