@@ -172,9 +172,8 @@ impl SurfaceNav {
     /// Route length between two points over open cells; `None` when either is off the field or
     /// no route exists.
     ///
-    /// A built field toward `to`'s cell (a target's, a searched spot's or a formation order's)
-    /// answers at once, with the route costs it was built on (fields follow door changes within
-    /// `surface_flow_rebake_interval`); otherwise an A* search.
+    /// A field toward `to`'s cell (a target's, a searched spot's or a formation order's) built on
+    /// the current route costs answers at once; otherwise an A* search.
     pub fn path_length(&mut self, from: Vec3, to: Vec3) -> Option<f32> {
         let (a, b) = (self.cell_under(from), self.cell_under(to));
         if a == NONE || b == NONE {
@@ -186,15 +185,15 @@ impl SurfaceNav {
         path_length(&self.grid, &self.mods, a, b, f32::INFINITY, &mut self.path)
     }
 
-    /// The route distance from cell `a` on a built field toward cell `b`, if one exists.
+    /// The route distance from cell `a` on a field toward cell `b` that is built on the current
+    /// route costs, if one exists.
     fn field_distance(&self, a: CellId, b: CellId) -> Option<f32> {
-        let toward = |f: &FlowField| f.is_built() && f.target() == b && f.distance.cell_count() == self.grid.cell_count();
         let sets = [&self.fields, &self.formations];
         let field = sets
             .iter()
-            .flat_map(|set| (0..set.slot_count()).filter_map(|k| set.field(k)))
-            .find(|f| toward(f))
-            .or_else(|| self.spots.field_toward(b).filter(|f| toward(f)))?;
+            .flat_map(|set| (0..set.slot_count()).filter_map(|k| set.current_field(k)))
+            .find(|f| f.target() == b && f.distance.cell_count() == self.grid.cell_count())
+            .or_else(|| self.spots.current_field_toward(b))?;
         Some(field.distance(a))
     }
 

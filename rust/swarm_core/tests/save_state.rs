@@ -84,7 +84,14 @@ fn round_trip(threads: usize) {
     let mut cloned = w.clone();
     // The framed save format (checksummed, validated) loads the same world.
     let mut framed = World::load(&w.save()).expect("a fresh save loads");
-    assert_eq!(snapshot(&loaded), snapshot(&w));
+    // The last step's attack events are an output of that step (workspace), not state: a loaded
+    // world has none until it steps.
+    let agents_only = |w: &World| {
+        let mut s = snapshot(w);
+        s.truncate(1 + 9 * w.count());
+        s
+    };
+    assert_eq!(agents_only(&loaded), agents_only(&w));
 
     let mut events = 0;
     for s in 301..501 {

@@ -2,7 +2,8 @@
 //! direction field. A `FieldSet` keeps one per target slot and rebuilds it when its target moves
 //! to another cell or route costs change, throttled by minimum intervals, in slices of a cell
 //! budget per tick (slots in parallel): agents keep reading the previous field until the new one
-//! is complete, so a step never waits on a full rebuild of every field.
+//! is complete, so a step never waits on a full rebuild of every field. A slot's first field,
+//! with no previous one to read, is built at once.
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -183,18 +184,21 @@ impl FieldSet {
             if !s.building {
                 return;
             }
+            // A slot's first field is built at once: until it exists its agents have no route
+            // at all (later rebuilds are sliced while the previous field serves).
+            let budget = if s.field.is_built() { set.cells_per_tick } else { usize::MAX };
             if s.next_dir == usize::MAX {
-                if !s.job.run(grid, mods, set.cells_per_tick) {
+                if !s.job.run(grid, mods, budget) {
                     return;
                 }
                 s.job.finish(&mut s.next.distance);
                 s.next.direction.begin(grid, &s.next.distance);
                 s.next_dir = 0;
-                if set.cells_per_tick != usize::MAX {
+                if budget != usize::MAX {
                     return;
                 }
             }
-            let count = set.cells_per_tick;
+            let count = budget;
             s.next_dir = s.next.direction.build_cells(grid, mods, &s.next.distance, s.next_dir, count);
             if s.next_dir >= grid.cell_count() {
                 std::mem::swap(&mut s.field, &mut s.next);
@@ -256,6 +260,14 @@ impl FieldSet {
         self.slots.get(slot).map(|s| &s.field)
     }
 
+    /// The field of a slot when it is built, toward the slot's wanted cell, and on the current
+    /// route costs (no rebuild pending or running).
+    pub fn current_field(&self, slot: usize) -> Option<&FlowField> {
+        let s = self.slots.get(slot)?;
+        let current = s.field.is_built() && s.field.target() == s.wanted && !s.costs_dirty && !s.building;
+        current.then_some(&s.field)
+    }
+
     pub fn is_building(&self, slot: usize) -> bool {
         self.slots.get(slot).is_some_and(|s| s.building)
     }
@@ -296,24 +308,28 @@ mod tests {
             fs.tick(&g, &m, 0.0);
             ticks += 1;
         }
-        // 1600 cells at 500 a tick, then headings at 500 a tick.
-        assert_eq!(ticks, 8);
+        // The first field is built at once (there is no older one to read meanwhile).
+        assert_eq!(ticks, 1);
         assert!(fs.field(0).unwrap().is_built());
         assert!(!fs.field(1).unwrap().is_built());
-        // Sliced, it is exactly the one-shot field.
-        let mut one = FlowField::new();
-        one.rebuild(&g, &m, 0, &mut IntegrationJob::new());
-        assert_eq!(fs.field(0).unwrap().distance, one.distance);
-        assert_eq!(fs.field(0).unwrap().direction, one.direction);
-        // A moved target waits for the interval; the old field stays readable meanwhile.
+        // A moved target waits for the interval; the old field stays readable meanwhile, and
+        // the rebuild goes in slices: 1600 cells at 500 a tick, then headings at 500 a tick.
         fs.set_target(0, 5);
         fs.tick(&g, &m, 0.5);
         assert!(!fs.is_building(0));
         assert_eq!(fs.field(0).unwrap().target(), 0);
-        for _ in 0..8 {
+        let mut slices = 0;
+        while fs.field(0).unwrap().target() != 5 {
             fs.tick(&g, &m, 1.0);
+            slices += 1;
+            assert!(slices == 8 || fs.field(0).unwrap().target() == 0, "the old field serves until the new one is done");
         }
-        assert_eq!(fs.field(0).unwrap().target(), 5);
+        assert_eq!(slices, 8);
+        // Sliced, it is exactly the one-shot field.
+        let mut one = FlowField::new();
+        one.rebuild(&g, &m, 5, &mut IntegrationJob::new());
+        assert_eq!(fs.field(0).unwrap().distance, one.distance);
+        assert_eq!(fs.field(0).unwrap().direction, one.direction);
         // Cost changes wait for the cost interval.
         fs.mark_costs_changed();
         fs.tick(&g, &m, 2.5);

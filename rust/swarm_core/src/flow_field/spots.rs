@@ -105,6 +105,15 @@ impl SpotFields {
         self.fields.field(k).filter(|f| f.is_built() && f.target() == cell)
     }
 
+    /// `field_toward`, only when that field is on the current route costs.
+    pub fn current_field_toward(&self, cell: CellId) -> Option<&FlowField> {
+        if cell == NONE {
+            return None;
+        }
+        let k = self.cells.iter().position(|&c| c == cell)?;
+        self.fields.current_field(k)
+    }
+
     /// Spots holding a slot now.
     pub fn active_count(&self) -> usize {
         self.cells.iter().filter(|&&c| c != NONE).count()
