@@ -35,7 +35,7 @@ CORE_NOTE=""
 if [[ -f rust/swarm_core/examples/bench.rs ]]; then
   echo "== core benchmark (cargo run --release -p swarm_core --example bench)"
   if ! timeout -k 10 1200 cargo run --release -q -p swarm_core --example bench -- \
-      --scenarios open,flow,doorway --counts 10000,100000,1000000 --out "$OUT/core.md" 2> >(tee "$OUT/core.log" >&2); then
+      --scenarios open,flow,doorway --counts 10000,100000,1000000 --out "$OUT/core.md"; then
     CORE_NOTE="The core benchmark failed or timed out (see the output of bench.sh)."
     echo "bench: $CORE_NOTE" >&2
   fi
@@ -199,44 +199,6 @@ if os.path.exists(core):
 else:
     lines.append(os.environ.get("CORE_NOTE") or "The core benchmark produced no table.")
 lines.append("")
-# Where the step's time goes: the phase timings of the kept run of each core configuration.
-import re
-phases_rows = {}
-try:
-    pending = None
-    for line in open(os.path.join(out, "core.log")):
-        m = re.search(r"phases \(mean ms\): (.*?) \|", line)
-        if m:
-            pending = dict((k, float(v)) for k, v in (x.strip().split(" ") for x in m.group(1).split(",")))
-            continue
-        m = re.match(r"(.*): (\d+) agents, (\d+) thread\(s\), LOD (on|off): ([0-9.]+) ms median", line.strip())
-        if m and pending is not None:
-            key = (m.group(1), int(m.group(2)), int(m.group(3)), m.group(4))
-            med = float(m.group(5))
-            if key not in phases_rows or med < phases_rows[key][0]:
-                phases_rows[key] = (med, pending)
-            pending = None
-except OSError:
-    pass
-if phases_rows:
-    lines.append("")
-    lines.append("### Where the step's time goes")
-    lines.append("")
-    lines.append(
-        "Mean ms per phase of the kept run of each configuration above (`StepStats::phases`; classify includes "
-        "perception and the grid rebuild beside it, steer the whole per-agent step, rest the target selection "
-        "and flow-field slices), and the largest phase's share of the step:"
-    )
-    lines.append("")
-    names = ["classify", "steer", "blocking", "settle", "attack", "rest"]
-    lines.append("| scenario | agents | threads | LOD | median step | " + " | ".join(names) + " | largest |")
-    lines.append("|---|---:|---:|---|---:|" + "---:|" * len(names) + "---|")
-    for (scen, n, th, lod), (med, ph) in sorted(phases_rows.items(), key=lambda kv: (kv[0][0], kv[0][1], kv[0][2], kv[0][3])):
-        total = sum(ph.get(k, 0.0) for k in names) or 1.0
-        big = max(names, key=lambda k: ph.get(k, 0.0))
-        cells = " | ".join("%.2f" % ph.get(k, 0.0) for k in names)
-        lines.append(f"| {scen} | {n:,} | {th} | {lod} | {med:.2f} | {cells} | {big} {100 * ph.get(big, 0.0) / total:.0f}% |")
-    lines.append("")
 flow = os.path.join(out, "flow.md")
 if os.path.exists(flow):
     lines.append("## Surface flow field (core)")

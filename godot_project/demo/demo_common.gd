@@ -1,6 +1,33 @@
 extends RefCounted
 ## Code the demos share: their command-line options, the keyboard direction that moves the
-## player or target, and the --screenshot capture.
+## player or target, the level's boxes and materials, and the --screenshot capture.
+
+
+## A plain material of colour `c`.
+static func material(c: Color, rough := 0.9) -> StandardMaterial3D:
+	var m := StandardMaterial3D.new()
+	m.albedo_color = c
+	m.roughness = rough
+	return m
+
+
+## A StaticBody3D box (layer 1, so the flow field bakes it) with a matching mesh, under `parent`.
+static func box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> StaticBody3D:
+	var body := StaticBody3D.new()
+	var shape := CollisionShape3D.new()
+	var b := BoxShape3D.new()
+	b.size = size
+	shape.shape = b
+	body.add_child(shape)
+	var mesh := MeshInstance3D.new()
+	var bm := BoxMesh.new()
+	bm.size = size
+	bm.material = mat
+	mesh.mesh = bm
+	body.add_child(mesh)
+	parent.add_child(body)
+	body.position = center
+	return body
 
 
 ## Ground-plane direction from WASD / arrow keys (-Z up the screen), not normalised; zero when no

@@ -141,32 +141,6 @@ func _parse_args() -> void:
 
 # --- level -------------------------------------------------------------------------------------
 
-func _material(c: Color, rough := 0.9) -> StandardMaterial3D:
-	var m := StandardMaterial3D.new()
-	m.albedo_color = c
-	m.roughness = rough
-	return m
-
-
-## A StaticBody3D box (layer 1, walkable/baked) with a matching mesh.
-func _box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> StaticBody3D:
-	var body := StaticBody3D.new()
-	var shape := CollisionShape3D.new()
-	var b := BoxShape3D.new()
-	b.size = size
-	shape.shape = b
-	body.add_child(shape)
-	var mesh := MeshInstance3D.new()
-	var bm := BoxMesh.new()
-	bm.size = size
-	bm.material = mat
-	mesh.mesh = bm
-	body.add_child(mesh)
-	parent.add_child(body)
-	body.position = center
-	return body
-
-
 func _build_environment() -> void:
 	DemoCommon.add_outdoor_environment(self, Color(0.7, 0.72, 0.74), 0.0, true, Vector3(-55, -30, 0), 1.1)
 	camera = Camera3D.new()
@@ -176,9 +150,9 @@ func _build_environment() -> void:
 
 
 func _build_town(level: Node3D) -> void:
-	_box(level, Vector3(0, -0.5, 0), Vector3(130, 1, 130), _material(Color(0.33, 0.36, 0.28)))
+	DemoCommon.box(level, Vector3(0, -0.5, 0), Vector3(130, 1, 130), DemoCommon.material(Color(0.33, 0.36, 0.28)))
 	# Street paving inside the town.
-	var pave := _material(Color(0.42, 0.41, 0.39))
+	var pave := DemoCommon.material(Color(0.42, 0.41, 0.39))
 	for s in [Vector3(0, 0.01, 0), ]:
 		var m := MeshInstance3D.new()
 		var p := PlaneMesh.new()
@@ -193,13 +167,13 @@ func _build_town(level: Node3D) -> void:
 		level.add_child(m2)
 	# Four houses on the corners of the block, the streets between them.
 	var colors := [Color(0.72, 0.62, 0.5), Color(0.6, 0.58, 0.62), Color(0.68, 0.55, 0.45), Color(0.55, 0.6, 0.55)]
-	var roof := _material(Color(0.45, 0.22, 0.18))
+	var roof := DemoCommon.material(Color(0.45, 0.22, 0.18))
 	var hs := TOWN - STREET  # house size
 	var i := 0
 	for sx in [-1, 1]:
 		for sz in [-1, 1]:
 			var c := Vector3(sx * (STREET + hs * 0.5), HOUSE_HEIGHT * 0.5, sz * (STREET + hs * 0.5))
-			_box(level, c, Vector3(hs, HOUSE_HEIGHT, hs), _material(colors[i]))
+			DemoCommon.box(level, c, Vector3(hs, HOUSE_HEIGHT, hs), DemoCommon.material(colors[i]))
 			var r := MeshInstance3D.new()
 			var pm := PrismMesh.new()
 			pm.size = Vector3(hs + 0.6, 2.0, hs + 0.6)
@@ -209,7 +183,7 @@ func _build_town(level: Node3D) -> void:
 			level.add_child(r)
 			i += 1
 	# Gate walls across the four street ends, each with an opening of `gap` at the middle.
-	var wall := _material(Color(0.5, 0.47, 0.44))
+	var wall := DemoCommon.material(Color(0.5, 0.47, 0.44))
 	var gaps := {"north": 2.5, "south": 2.5, "west": 3.0, "east": 4.0}
 	for side in gaps:
 		var gap: float = gaps[side]
@@ -218,8 +192,8 @@ func _build_town(level: Node3D) -> void:
 		var along := Vector3(1, 0, 0) if side in ["north", "south"] else Vector3(0, 0, 1)
 		var out := _side_dir(side) * (TOWN - 0.5)
 		var size := Vector3(piece, 2.8, 1.0) if side in ["north", "south"] else Vector3(1.0, 2.8, piece)
-		_box(level, out + along * off + Vector3(0, 1.4, 0), size, wall)
-		_box(level, out - along * off + Vector3(0, 1.4, 0), size, wall)
+		DemoCommon.box(level, out + along * off + Vector3(0, 1.4, 0), size, wall)
+		DemoCommon.box(level, out - along * off + Vector3(0, 1.4, 0), size, wall)
 
 
 func _side_dir(side: String) -> Vector3:
@@ -257,8 +231,8 @@ func _build_gates() -> void:
 	barricade.position = Vector3(-(TOWN - 0.5), 0, 0)
 	barricade.rotation.y = PI * 0.5
 
-	var bin_mat := _material(Color(0.15, 0.35, 0.2), 0.6)
-	var heavy_mat := _material(Color(0.1, 0.15, 0.12), 0.6)
+	var bin_mat := DemoCommon.material(Color(0.15, 0.35, 0.2), 0.6)
+	var heavy_mat := DemoCommon.material(Color(0.1, 0.15, 0.12), 0.6)
 	var spots := [Vector3(TOWN - 0.5, 0.6, -1.0), Vector3(TOWN - 0.5, 0.6, 1.0), Vector3(TOWN - 3.0, 0.6, 0.0),
 			Vector3(TOWN - 5.0, 0.6, 2.5)]
 	for k in spots.size():
@@ -312,7 +286,7 @@ func _build_player_visual() -> void:
 	c.top_radius = 0.5
 	c.bottom_radius = 0.5
 	c.height = 2.2
-	var mat := _material(Color(1, 0.82, 0.15), 0.5)
+	var mat := DemoCommon.material(Color(1, 0.82, 0.15), 0.5)
 	mat.emission_enabled = true
 	mat.emission = Color(1, 0.7, 0.1)
 	mat.emission_energy_multiplier = 0.6

@@ -130,47 +130,22 @@ func _parse_args() -> void:
 
 # --- level -------------------------------------------------------------------------------------
 
-func _material(c: Color, rough := 0.9) -> StandardMaterial3D:
-	var m := StandardMaterial3D.new()
-	m.albedo_color = c
-	m.roughness = rough
-	return m
-
-
-## A StaticBody3D box (layer 1, baked into the flow field) with a matching mesh.
-func _box(parent: Node, center: Vector3, size: Vector3, mat: Material) -> void:
-	var body := StaticBody3D.new()
-	var shape := CollisionShape3D.new()
-	var b := BoxShape3D.new()
-	b.size = size
-	shape.shape = b
-	body.add_child(shape)
-	var mesh := MeshInstance3D.new()
-	var bm := BoxMesh.new()
-	bm.size = size
-	bm.material = mat
-	mesh.mesh = bm
-	body.add_child(mesh)
-	parent.add_child(body)
-	body.position = center
-
-
 ## The field, a wall across it with two gates left and right of its middle piece, and two crates
 ## (for a right-click beside them).
 func _build_level() -> void:
 	var level := Node3D.new()
 	level.name = "Level"
 	add_child(level)
-	_box(level, Vector3(0, -0.5, 0), Vector3(2 * HALF, 1, 2 * HALF), _material(Color(0.36, 0.42, 0.3)))
-	var wall := _material(Color(0.55, 0.52, 0.48))
+	DemoCommon.box(level, Vector3(0, -0.5, 0), Vector3(2 * HALF, 1, 2 * HALF), DemoCommon.material(Color(0.36, 0.42, 0.3)))
+	var wall := DemoCommon.material(Color(0.55, 0.52, 0.48))
 	var outer := MIDDLE_HALF_WIDTH + GATE_WIDTH
 	var piece := HALF - outer
 	for side in [-1.0, 1.0]:
-		_box(level, Vector3(side * (outer + piece * 0.5), 1.5, WALL_Z), Vector3(piece, 3, 1.2), wall)
-	_box(level, Vector3(0, 1.5, WALL_Z), Vector3(2 * MIDDLE_HALF_WIDTH, 3, 1.2), wall)
-	var crate := _material(Color(0.5, 0.38, 0.24))
-	_box(level, Vector3(-19, 1, 12), Vector3(3, 2, 3), crate)
-	_box(level, Vector3(20, 1, -5), Vector3(3, 2, 2), crate)
+		DemoCommon.box(level, Vector3(side * (outer + piece * 0.5), 1.5, WALL_Z), Vector3(piece, 3, 1.2), wall)
+	DemoCommon.box(level, Vector3(0, 1.5, WALL_Z), Vector3(2 * MIDDLE_HALF_WIDTH, 3, 1.2), wall)
+	var crate := DemoCommon.material(Color(0.5, 0.38, 0.24))
+	DemoCommon.box(level, Vector3(-19, 1, 12), Vector3(3, 2, 3), crate)
+	DemoCommon.box(level, Vector3(20, 1, -5), Vector3(3, 2, 2), crate)
 
 
 func _build_markers() -> void:
@@ -225,7 +200,7 @@ func _build_ui() -> void:
 
 func _spawn_squad() -> void:
 	var a := WALKER.duplicate() as SwarmAgentArchetype
-	a.material_override = _material(Color(0.2, 0.35, 0.85), 0.6)
+	a.material_override = DemoCommon.material(Color(0.2, 0.35, 0.85), 0.6)
 	var per_row := 16
 	var gap := 1.3
 	var rows := ceili(float(agent_count) / per_row)

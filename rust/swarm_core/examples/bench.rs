@@ -64,6 +64,8 @@ struct Row {
     bytes_per_agent: f64,
     /// Free-form detail for the notes (cell size, agents through the door, ...).
     detail: String,
+    /// Mean ms per phase: classify, steer, body blocking, settle, attack, the rest.
+    phases: [f64; 6],
 }
 
 fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
@@ -273,6 +275,7 @@ fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
         ns_per_agent: median * 1e6 / n as f64,
         bytes_per_agent: w.state_bytes() as f64 / n as f64,
         detail,
+        phases: ph,
     }
 }
 
@@ -360,6 +363,28 @@ fn main() {
         md += &format!(
             "| {label} | {n} | {t} | {lod} | {median:.3} | {:.3} | {:.1} | {:.0} |\n",
             r.p95_ms, r.ns_per_agent, r.bytes_per_agent
+        );
+    }
+    // Where the step's time goes, for the kept run of each configuration.
+    md += "\nWhere the step's time goes: mean ms per phase of each kept run (`StepStats::phases`: classify \
+           includes perception and the grid rebuild beside it, steer the whole per-agent step; rest is \
+           target selection, flow-field slices and the step's own overhead), and the largest phase's share:\n\n\
+           | scenario | agents | threads | LOD | classify | steer | blocking | settle | attack | rest | largest |\n\
+           |---|---:|---:|---|---:|---:|---:|---:|---:|---:|---|\n";
+    const PHASES: [&str; 6] = ["classify", "steer", "blocking", "settle", "attack", "rest"];
+    for r in &rows {
+        let total: f64 = r.phases.iter().sum::<f64>().max(1e-9);
+        let (k, big) = r.phases.iter().enumerate().fold((0, 0.0), |b, (k, &v)| if v > b.1 { (k, v) } else { b });
+        let cells: Vec<String> = r.phases.iter().map(|v| format!("{v:.2}")).collect();
+        md += &format!(
+            "| {} | {} | {} | {} | {} | {} {:.0}% |\n",
+            r.scenario.label(),
+            r.agents,
+            r.threads,
+            if r.lod { "on" } else { "off" },
+            cells.join(" | "),
+            PHASES[k],
+            100.0 * big / total
         );
     }
     let find = |sc: Scenario, n: usize, t: usize, lod: bool| {

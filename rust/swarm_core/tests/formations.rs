@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{ascii, DT};
+use common::DT;
 use swarm_core::formation::assign::{paths_cross, paths_cross_clearly};
 use swarm_core::formation::{FormationError, FormationShape, ShapeError};
 use swarm_core::glam::{Vec2, Vec3};
@@ -38,24 +38,10 @@ fn run_order(w: &mut World, ids: &[AgentId], order: i64, max: usize) -> (usize, 
         for (k, &id) in ids.iter().enumerate() {
             track[k].push(xz(w.position(id).unwrap()));
         }
-        if std::env::var("FORMATION_TRACE").is_ok() && s % 30 == 0 {
-            let k: usize = std::env::var("FORMATION_TRACE").unwrap().parse().unwrap();
-            let i = w.index_of(ids[k]).unwrap();
-            let seat = w.state().agents().seat[i];
-            let p = w.position(ids[k]).unwrap();
-            eprintln!("t {:.2} p {:.1},{:.1} v {:.2} open {} d {:.1}", s as f32 * DT, p.x, p.z, w.velocity(ids[k]).unwrap().length(), seat.line_open, Vec2::new(p.x, p.z).distance(seat.slot));
-        }
         if w.formation_arrivals().contains(&order) {
             assert!(done.is_none(), "arrival reported twice");
             done = Some(s);
             break;
-        }
-    }
-    if done.is_none() {
-        let pr = w.formation_progress(order).unwrap();
-        for &id in ids {
-            let seat = w.state().agents().seat[w.index_of(id).unwrap()];
-            eprintln!("{:?} at {} slot {} arrived {}", pr, w.position(id).unwrap(), seat.slot, seat.arrived);
         }
     }
     let done = done.expect("the order should arrive");
@@ -118,75 +104,22 @@ fn open_ground_order_arrives_together_without_crossing() {
     assert!(!w.cancel_formation(given.id));
 }
 
-/// The level: 40 x 60 m of floor with a 2 m wall across z = 30 from x = 20 to the east edge:
-/// a group in the north walking to a line in the south, about half of whose slots lie behind the
-/// wall, goes around its west end.
-const WALLED: [&str; 60] = [
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "....................####################",
-    "....................####################",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-    "........................................",
-];
+/// The level: 40 x 60 m of floor (1 m cells) with a 2 m wall across z = 30 from x = 20 to the
+/// east edge: a group in the north walking to a line in the south, about half of whose slots lie
+/// behind the wall, goes around its west end.
+fn walled_grid() -> swarm_core::flow_field::SurfaceGrid {
+    use swarm_core::flow_field::{BakeParams, BakeSamples, SurfaceGrid, SurfaceSample};
+    let s = BakeSamples::from_fn(Vec3::ZERO, 1.0, 40, 60, |x, z, o| {
+        if !((30..32).contains(&z) && x >= 20) {
+            o.push(SurfaceSample::walkable(0.0));
+        }
+    });
+    SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap()
+}
 
 fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
     let mut w = world(threads);
-    w.set_surface(Some(ascii(&WALLED)));
+    w.set_surface(Some(walled_grid()));
     let a = w.add_archetype(Archetype { agent_radius: 0.3, ..Default::default() });
     // 32 agents in a block north of the wall, a line of 16 in two ranks south of it.
     let ids: Vec<AgentId> = (0..32)
@@ -198,21 +131,8 @@ fn walled_order(threads: usize) -> (f32, f32, Vec<Vec3>) {
         ..Default::default()
     };
     let given = w.move_in_formation(&ids, Vec3::new(20.0, 0.0, 8.0), line, &mut Vec::new()).unwrap();
-    let planned = w.formation_progress(given.id).unwrap().time_to_arrive;
     let starts: Vec<Vec3> = ids.iter().map(|&id| w.position(id).unwrap()).collect();
-    if std::env::var("FORMATION_DEBUG").is_ok() {
-        for (k, &id) in ids.iter().enumerate() {
-            let seat = w.state().agents().seat[w.index_of(id).unwrap()];
-            eprintln!("seat {k}: {seat:?}");
-        }
-    }
     let (_, arrivals) = run_order(&mut w, &ids, given.id, 4000);
-    if std::env::var("FORMATION_DEBUG").is_ok() {
-        eprintln!("planned {planned}");
-        for (k, &id) in ids.iter().enumerate() {
-            eprintln!("{k}: start {} end {} arrived {:.2}", starts[k], w.position(id).unwrap(), arrivals[k] as f32 * DT);
-        }
-    }
     let (first, last) = (*arrivals.iter().min().unwrap(), *arrivals.iter().max().unwrap());
     // Agents whose straight line from start to end stays on open ground walk it: those paths do
     // not cross (the agents around the wall share its end and may).
@@ -315,12 +235,6 @@ fn engine_wall_scenario_arrives_together() {
     let (_, arrivals) = run_order(&mut w, &ids, given.id, 6000);
     let (first, last) = (*arrivals.iter().min().unwrap(), *arrivals.iter().max().unwrap());
     let spread = (last - first) as f32 * DT;
-    if std::env::var("FORMATION_DEBUG").is_ok() {
-        for (k, &s) in arrivals.iter().enumerate() {
-            let seat = w.state().agents().seat[w.index_of(ids[k]).unwrap()];
-            eprintln!("{k}: arrived {:.2} slot {} exit {:.1}/{:.1}", s as f32 * DT, seat.slot, seat.exit_route, seat.exit_leg);
-        }
-    }
     eprintln!("engine wall: planned {planned:.2} s, last {:.2} s, spread {spread:.2} s", last as f32 * DT);
     assert!(spread <= 0.10 * planned, "spread {spread} s of {planned} s");
 }

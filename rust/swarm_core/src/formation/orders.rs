@@ -425,27 +425,33 @@ pub(crate) fn follow(f: &mut Formations, seats: &mut [Seat], pos: &[Vec3], arriv
     }
 }
 
+/// An order for unit tests: facing `toward` from the origin, `time` seconds planned, no field.
+#[cfg(test)]
+pub(crate) fn test_order(time: f32, toward: Vec2) -> Order {
+    Order {
+        id: 1,
+        placement: Placement::facing(Vec2::ZERO, toward),
+        arrival_radius: 0.5,
+        min_speed_multiplier: 0.5,
+        max_speed_multiplier: 1.5,
+        dest_cell: NONE,
+        field: NO_FIELD,
+        started: 0.0,
+        time_to_arrive: time,
+        base_speed: 3.5,
+        deadline: time as f64,
+        agents: 1,
+        arrived: 0,
+        announced: false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn order() -> Order {
-        Order {
-            id: 0,
-            placement: Placement::facing(Vec2::ZERO, Vec2::X),
-            arrival_radius: 0.5,
-            min_speed_multiplier: 0.5,
-            max_speed_multiplier: 1.5,
-            dest_cell: NONE,
-            field: NO_FIELD,
-            started: 0.0,
-            time_to_arrive: 1.0,
-            base_speed: 3.5,
-            deadline: 1.0,
-            agents: 0,
-            arrived: 0,
-            announced: false,
-        }
+        test_order(1.0, Vec2::X)
     }
 
     #[test]

@@ -77,26 +77,10 @@ pub fn seat_move(
 mod tests {
     use super::*;
     use crate::flow_field::NONE;
-    use crate::formation::orders::NO_FIELD;
-    use crate::formation::shape::Placement;
+    use crate::formation::orders::test_order;
 
     fn order(time: f32) -> Order {
-        Order {
-            id: 1,
-            placement: Placement::facing(Vec2::ZERO, Vec2::new(0.0, 10.0)),
-            arrival_radius: 0.5,
-            min_speed_multiplier: 0.5,
-            max_speed_multiplier: 1.5,
-            dest_cell: NONE,
-            field: NO_FIELD,
-            started: 0.0,
-            time_to_arrive: time,
-            base_speed: 3.5,
-            deadline: time as f64,
-            agents: 1,
-            arrived: 0,
-            announced: false,
-        }
+        test_order(time, Vec2::new(0.0, 10.0))
     }
 
     fn seat(arrived: bool) -> Seat {
