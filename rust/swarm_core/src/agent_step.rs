@@ -276,7 +276,7 @@ impl<'a> StepCtx<'a> {
             Some(RouteField { grid: &n.grid, mods: &n.mods, field })
         });
         let check = LINE_CHECK_INTERVAL.max(1);
-        let check_line = self.tick.wrapping_add(a.seeds[i]) % check == 0;
+        let check_line = self.tick.wrapping_add(a.seeds[i]).is_multiple_of(check);
         let (p, cell, speed) = (a.pos[i], a.cells[i], a.params[i].max_speed);
         let mv = seat_move(order, &mut st.seat, p, cell, speed, self.time, check_line, field);
         c.add(FORMATION_WEIGHT, mv.pull);

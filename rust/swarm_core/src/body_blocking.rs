@@ -135,6 +135,7 @@ pub const HOLDING_RESISTANCE: f32 = 0.2;
 
 /// Correction of the agent at rank `k` (record `me`) and whether it overlapped anything.
 #[inline]
+#[allow(clippy::too_many_arguments)]
 fn resolve_one(
     k: usize,
     me: Vec4,
