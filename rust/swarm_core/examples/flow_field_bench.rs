@@ -65,7 +65,9 @@ fn positions(n: usize, extent: f32) -> Vec<Vec3> {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
-    let slice: usize = arg("--slice").and_then(|s| s.parse().ok()).unwrap_or(swarm_core::flow_field::FieldSetSettings::default().cells_per_tick);
+    let slice: usize = arg("--slice")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(swarm_core::flow_field::FieldSetSettings::default().cells_per_tick);
     let threads = rayon::current_num_threads();
     let mut rows: Vec<(String, String)> = Vec::new();
 
@@ -276,7 +278,10 @@ fn main() {
     rows.push(("path_length, pairs about 7 m apart".into(), format!("{:.1} us each", ms * 1000.0 / pairs as f64)));
     // A query toward a target whose field exists (`get_path_length` to the player, say) is read
     // off that field.
-    let mut nav = swarm_core::surface_nav::SurfaceNav::new(g.clone(), FieldSetSettings { cells_per_tick: usize::MAX, ..Default::default() });
+    let mut nav = swarm_core::surface_nav::SurfaceNav::new(
+        g.clone(),
+        FieldSetSettings { cells_per_tick: usize::MAX, ..Default::default() },
+    );
     let goal = g.cell_center(cells[1]);
     let mut targets = swarm_core::targets::Targets::default();
     targets.register(goal, 1.0);
@@ -287,7 +292,10 @@ fn main() {
             black_box(nav.path_length(g.cell_center(cells[2 * k]), goal));
         }
     });
-    rows.push(("path_length toward a target with a built field".into(), format!("{:.2} us each", ms * 1000.0 / pairs as f64)));
+    rows.push((
+        "path_length toward a target with a built field".into(),
+        format!("{:.2} us each", ms * 1000.0 / pairs as f64),
+    ));
 
     let mut out =
         format!("Surface flow field benchmark ({threads} threads, cell {CELL} m)\n\n| what | time |\n| --- | --- |\n");

@@ -117,7 +117,12 @@ fn spread(n: usize) -> (f32, f32) {
     eprintln!(
         "walked {n}: planned {:.2} s, arrivals p0 {:.2} p10 {:.2} p50 {:.2} p90 {:.2} p99 {:.2} max {:.2}",
         w.formation_progress(o.id).map_or(f32::NAN, |p| p.time_to_arrive),
-        pct(0.0), pct(0.1), pct(0.5), pct(0.9), pct(0.99), pct(1.0)
+        pct(0.0),
+        pct(0.1),
+        pct(0.5),
+        pct(0.9),
+        pct(0.99),
+        pct(1.0)
     );
     let (first, last) = (*steps.iter().min().unwrap(), *steps.iter().max().unwrap());
     ((last - first) as f32 * DT, last as f32 * DT)

@@ -5,8 +5,7 @@
 use glam::{Vec2, Vec3};
 
 use crate::agents::{
-    AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_HOLDING, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING,
-    FLAG_RETREATING,
+    AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_HOLDING, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
@@ -246,8 +245,9 @@ impl<'a> StepCtx<'a> {
         }
         let new_v = accelerate(v, st.steer * speed, prm, self.dt);
 
-        let wanted = facing_override
-            .or_else(|| desired_facing(m.orientation_mode, new_v, goal, prm.goal_facing_weight, prm.velocity_facing_weight));
+        let wanted = facing_override.or_else(|| {
+            desired_facing(m.orientation_mode, new_v, goal, prm.goal_facing_weight, prm.velocity_facing_weight)
+        });
         match wanted {
             // Nobody sees a Cheap agent turn (drawn agents are never Cheap): it faces where it
             // wants at once, so it already does when it walks into view.
@@ -268,7 +268,14 @@ impl<'a> StepCtx<'a> {
     /// An ordered agent's step: its seat's pull (see `formation::steer`) and Personal Space;
     /// nothing of its target, no idle motion, no holding near others.
     #[inline]
-    fn seat_step(&self, a: &AgentIn, st: &mut AgentState, order: &Order, c: &mut Contributions, samples: u32) -> SeatMove {
+    fn seat_step(
+        &self,
+        a: &AgentIn,
+        st: &mut AgentState,
+        order: &Order,
+        c: &mut Contributions,
+        samples: u32,
+    ) -> SeatMove {
         let i = a.i;
         let b = &self.archetypes[a.arch[i] as usize].config.behavior;
         let field = self.nav.and_then(|n| {

@@ -65,8 +65,9 @@ impl World {
         }
         let a = &self.state.agents;
         let nav = self.state.nav.as_ref();
-        let field = nav
-            .and_then(|n| n.formation_field(field_slot).map(|field| RouteField { grid: &n.grid, mods: &n.mods, field }));
+        let field = nav.and_then(|n| {
+            n.formation_field(field_slot).map(|field| RouteField { grid: &n.grid, mods: &n.mods, field })
+        });
         let height = destination.y;
         let open_slot = |p: Vec2| match nav {
             Some(n) => {

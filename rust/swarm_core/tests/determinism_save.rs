@@ -66,7 +66,8 @@ fn drive(w: &mut World, s: usize) {
         // A formation order of 40 agents across the door, cancelled 1,000 steps later.
         let ids: Vec<_> = (0..40.min(w.count())).map(|k| w.id_at((k * 11 + s) % w.count())).collect();
         let dest = if (s / 1500) % 2 == 0 { Vec3::new(20.0, 0.0, 15.0) } else { Vec3::new(10.0, 0.0, 4.0) };
-        let shape = FormationShape { points: (0..8).map(|k| Vec2::new(k as f32 - 3.5, 0.0)).collect(), ..Default::default() };
+        let shape =
+            FormationShape { points: (0..8).map(|k| Vec2::new(k as f32 - 3.5, 0.0)).collect(), ..Default::default() };
         w.move_in_formation(&ids, dest, shape, &mut Vec::new()).unwrap();
     }
     if s % 1500 == 1200 {

@@ -45,7 +45,8 @@ fn run_order(w: &mut World, ids: &[AgentId], order: i64, max: usize) -> (usize, 
         }
     }
     let done = done.expect("the order should arrive");
-    let arrivals = track.iter().map(|t| t.iter().position(|p| p.distance(*t.last().unwrap()) <= 0.5).unwrap()).collect();
+    let arrivals =
+        track.iter().map(|t| t.iter().position(|p| p.distance(*t.last().unwrap()) <= 0.5).unwrap()).collect();
     (done, arrivals)
 }
 
@@ -56,9 +57,8 @@ fn open_ground_order_arrives_together_without_crossing() {
     // A target far away: without the order the agents would chase it.
     w.register_target(Vec3::new(-20.0, 0.0, 0.0), 1.0);
     // As many agents as the wedge has points: one rank, its tip at the destination.
-    let ids: Vec<AgentId> = (0..15)
-        .map(|i| w.spawn(a, Vec3::new((i % 5) as f32 * 1.5, 0.0, (i / 5) as f32 * 1.5)).unwrap())
-        .collect();
+    let ids: Vec<AgentId> =
+        (0..15).map(|i| w.spawn(a, Vec3::new((i % 5) as f32 * 1.5, 0.0, (i / 5) as f32 * 1.5)).unwrap()).collect();
     let starts: Vec<Vec2> = ids.iter().map(|&id| xz(w.position(id).unwrap())).collect();
     let dest = Vec3::new(45.0, 0.0, 3.0);
     let mut findings = Vec::new();
@@ -90,7 +90,12 @@ fn open_ground_order_arrives_together_without_crossing() {
         let seat = w.state().agents().seat[w.index_of(id).unwrap()];
         let p = xz(w.position(id).unwrap());
         assert!(p.distance(seat.slot) < 0.2, "agent {k} stands {} m off its slot", p.distance(seat.slot));
-        assert!(w.velocity(id).unwrap().length() < 0.05, "agent {k} still walks {} at {} m", w.velocity(id).unwrap(), p.distance(seat.slot));
+        assert!(
+            w.velocity(id).unwrap().length() < 0.05,
+            "agent {k} still walks {} at {} m",
+            w.velocity(id).unwrap(),
+            p.distance(seat.slot)
+        );
     }
     // Released, they chase the target again.
     assert!(w.cancel_formation(given.id));
@@ -226,9 +231,14 @@ fn engine_wall_scenario_arrives_together() {
     w.set_surface(Some(grid));
     let a = w.add_archetype(Archetype::default());
     let ids: Vec<AgentId> = (0..32)
-        .map(|i| w.spawn(a, Vec3::new(4.0 - 3.5 * 1.2 + (i % 8) as f32 * 1.2, 0.0, 28.0 - 1.5 * 1.2 + (i / 8) as f32 * 1.2)).unwrap())
+        .map(|i| {
+            w.spawn(a, Vec3::new(4.0 - 3.5 * 1.2 + (i % 8) as f32 * 1.2, 0.0, 28.0 - 1.5 * 1.2 + (i / 8) as f32 * 1.2))
+                .unwrap()
+        })
         .collect();
-    let points = (0..16).map(|k| Vec2::new(if k % 2 == 0 { -0.5 - (k / 2) as f32 } else { 0.5 + (k / 2) as f32 }, 0.0)).collect();
+    let points = (0..16)
+        .map(|k| Vec2::new(if k % 2 == 0 { -0.5 - (k / 2) as f32 } else { 0.5 + (k / 2) as f32 }, 0.0))
+        .collect();
     let line = FormationShape { points, spacing: 1.5, ..Default::default() };
     let given = w.move_in_formation(&ids, Vec3::new(4.0, 0.0, -22.0), line, &mut Vec::new()).unwrap();
     let planned = w.formation_progress(given.id).unwrap().time_to_arrive;

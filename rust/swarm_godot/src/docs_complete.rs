@@ -14,7 +14,8 @@ fn undocumented(xml: &str) -> Vec<(String, String)> {
     let desc = text("<description>", "</description>").unwrap_or_default();
     // The class's own description comes before <methods>.
     let head = xml.split("<methods>").next().unwrap_or(xml);
-    let head_desc = head.split_once("<description>").and_then(|(_, r)| r.split_once("</description>")).map(|(t, _)| t.trim());
+    let head_desc =
+        head.split_once("<description>").and_then(|(_, r)| r.split_once("</description>")).map(|(t, _)| t.trim());
     if brief.is_empty() && head_desc.is_none_or(str::is_empty) && desc.is_empty() {
         out.push(("class".into(), class.clone()));
     }
@@ -22,7 +23,10 @@ fn undocumented(xml: &str) -> Vec<(String, String)> {
         for chunk in xml.split(tag).skip(1) {
             let body = chunk.split(close).next().unwrap_or("");
             let name = attr(&format!("{tag}{body}"), tag, "name").unwrap_or_default();
-            let d = body.split_once("<description>").and_then(|(_, r)| r.split_once("</description>")).map(|(t, _)| t.trim());
+            let d = body
+                .split_once("<description>")
+                .and_then(|(_, r)| r.split_once("</description>"))
+                .map(|(t, _)| t.trim());
             if d.is_none_or(str::is_empty) {
                 out.push((tag.trim_start_matches('<').trim().to_string(), name));
             }
@@ -61,7 +65,15 @@ fn every_class_property_method_and_signal_is_documented() {
     assert!(classes >= 20, "only {classes} classes registered docs");
     // The check reads what it should: a method's text is found.
     let all: String = godot::docs::__gather_xml_docs().collect();
-    assert!(all.contains("Sends the agents [param ids] to [param destination]"), "move_in_formation's documentation is missing");
+    assert!(
+        all.contains("Sends the agents [param ids] to [param destination]"),
+        "move_in_formation's documentation is missing"
+    );
     assert!(undocumented("<class name=\"X\"><brief_description></brief_description><methods><method name=\"m\"><description></description></method></methods><members><member name=\"p\" type=\"int\"></member></members></class>").len() == 3);
-    assert!(missing.is_empty(), "{} undocumented:\n{}", missing.len(), missing.into_iter().collect::<Vec<_>>().join("\n"));
+    assert!(
+        missing.is_empty(),
+        "{} undocumented:\n{}",
+        missing.len(),
+        missing.into_iter().collect::<Vec<_>>().join("\n")
+    );
 }

@@ -6,6 +6,8 @@ use godot::prelude::*;
 
 mod camera;
 mod convert;
+#[cfg(test)]
+mod docs_complete;
 mod flow_bake;
 mod flow_debug;
 mod lookup;
@@ -13,8 +15,6 @@ mod nodes;
 mod resources;
 mod vat_anim;
 mod visuals;
-#[cfg(test)]
-mod docs_complete;
 
 struct SwarmExtension;
 

@@ -34,7 +34,14 @@ pub fn is_open(grid: &SurfaceGrid, mods: &ModifierLayer, cell: CellId) -> bool {
 /// Whether the straight line from `pos` (standing in `cell`) to the ground point `to` crosses
 /// open cells only, following the cells' links (so it stays on the agent's own floor), in
 /// half-cell steps. A line of more than `max_steps` steps counts as blocked.
-pub fn line_is_open(grid: &SurfaceGrid, mods: &ModifierLayer, cell: CellId, pos: Vec3, to: glam::Vec2, max_steps: u32) -> bool {
+pub fn line_is_open(
+    grid: &SurfaceGrid,
+    mods: &ModifierLayer,
+    cell: CellId,
+    pos: Vec3,
+    to: glam::Vec2,
+    max_steps: u32,
+) -> bool {
     if cell as usize >= grid.cell_count() || !to.is_finite() {
         return false;
     }

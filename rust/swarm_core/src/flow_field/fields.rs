@@ -322,7 +322,10 @@ mod tests {
         while fs.field(0).unwrap().target() != 5 {
             fs.tick(&g, &m, 1.0);
             slices += 1;
-            assert!(slices == 8 || fs.field(0).unwrap().target() == 0, "the old field serves until the new one is done");
+            assert!(
+                slices == 8 || fs.field(0).unwrap().target() == 0,
+                "the old field serves until the new one is done"
+            );
         }
         assert_eq!(slices, 8);
         // Sliced, it is exactly the one-shot field.

@@ -15,11 +15,10 @@ use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use super::assign::assign;
+use super::routes::{walk_length, ExitMemo, RouteField};
 use super::seat::{Seat, NO_ORDER};
 use super::shape::{FormationShape, Placement, ShapeError};
-use super::routes::{walk_length, ExitMemo, RouteField};
 use crate::flow_field::{CellId, NONE};
-
 
 /// Most orders running at once (a new order past it is refused).
 pub const MAX_ORDERS: usize = 1 << 16;
@@ -182,12 +181,8 @@ impl Formations {
         if let Some(f) = (0..fields as u8).find(|&f| !taken(f)) {
             return Some(f);
         }
-        let victim = self
-            .orders
-            .iter_mut()
-            .flatten()
-            .filter(|o| o.field != NO_FIELD)
-            .min_by_key(|o| (!o.announced, o.id))?;
+        let victim =
+            self.orders.iter_mut().flatten().filter(|o| o.field != NO_FIELD).min_by_key(|o| (!o.announced, o.id))?;
         let f = victim.field;
         victim.field = NO_FIELD;
         Some(f)
@@ -331,10 +326,12 @@ pub fn plan(
                 .collect()
         }
     };
-    let centre = |c: CellId| field.map_or(Vec2::ZERO, |f| {
-        let p = f.grid.cell_center(c);
-        Vec2::new(p.x, p.z)
-    });
+    let centre = |c: CellId| {
+        field.map_or(Vec2::ZERO, |f| {
+            let p = f.grid.cell_center(c);
+            Vec2::new(p.x, p.z)
+        })
+    };
     let to_exit: Vec<f32> = (0..n)
         .map(|a| match (field, exits[a]) {
             (Some(f), Some((_, route))) => {

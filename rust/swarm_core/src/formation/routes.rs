@@ -127,7 +127,6 @@ pub fn walk_length(p: Vec3, cell: CellId, seat: &Seat, field: Option<RouteField>
     }
 }
 
-
 /// `ExitMemo::exit_of` of a cell whose descent never sees the target.
 const NO_EXIT: CellId = NONE - 1;
 

@@ -89,7 +89,8 @@ mod tests {
 
     #[test]
     fn speed_covers_the_remaining_route_in_the_remaining_time() {
-        let mv = |time: f32, now: f64| seat_move(&order(time), &mut seat(false), Vec3::ZERO, NONE, 4.0, now, true, None);
+        let mv =
+            |time: f32, now: f64| seat_move(&order(time), &mut seat(false), Vec3::ZERO, NONE, 4.0, now, true, None);
         // 10 m in 4 s: 2.5 m/s, within 0.5..1.5 of 4 m/s.
         let m = mv(4.0, 0.0);
         assert!((m.speed - 2.5).abs() < 1e-5 && (m.pull - Vec2::Y).length() < 1e-6);

@@ -30,7 +30,10 @@ impl SwarmManager {
     ) -> i64 {
         const M: &str = "move_in_formation";
         let Some(formation) = formation else {
-            self.error(M, "formation is null; pass a SwarmFormation resource (presets are in res://addons/swarm/formations/)");
+            self.error(
+                M,
+                "formation is null; pass a SwarmFormation resource (presets are in res://addons/swarm/formations/)",
+            );
             return -1;
         };
         if !destination.is_finite() {
@@ -51,7 +54,11 @@ impl SwarmManager {
             Ok(given) => {
                 let skipped = ids.len() - given.agents;
                 if skipped > 0 {
-                    godot_warn!("{}: {M}: {skipped} of {} ids were stale, unknown or repeated and are skipped", self.label(), ids.len());
+                    godot_warn!(
+                        "{}: {M}: {skipped} of {} ids were stale, unknown or repeated and are skipped",
+                        self.label(),
+                        ids.len()
+                    );
                 }
                 given.id
             }
