@@ -12,6 +12,8 @@ extends SceneTree
 ## own navigation mesh bake of the same level (NavigationServer3D parsing the static colliders,
 ## then bake_from_source_geometry_data) at the same cell size, clearance and agent height.
 
+const BenchCommon := preload("res://bench/bench_common.gd")
+
 var size := 128.0
 var cell := 0.5
 var repeat := 3
@@ -219,13 +221,9 @@ func _run() -> void:
 	}
 	var text := JSON.stringify(result, "  ")
 	print(text)
-	if out_path != "":
-		var f := FileAccess.open(out_path, FileAccess.WRITE)
-		if f == null:
-			push_error("bake_bench: cannot write " + out_path)
-			quit(1)
-			return
-		f.store_string(text + "\n")
+	if not BenchCommon.write_output(out_path, text):
+		quit(1)
+		return
 	level.queue_free()
 	host.queue_free()
 	await process_frame

@@ -149,15 +149,24 @@ func _finish() -> void:
 	_report(result)
 	var text := JSON.stringify(result, "  ")
 	print(text)
-	if not out_path.is_empty():
-		var f := FileAccess.open(out_path, FileAccess.WRITE)
-		if f == null:
-			push_error("cannot write %s: %s" % [out_path, error_string(FileAccess.get_open_error())])
-			quit(1)
-			return
-		f.store_string(text + "\n")
-		f.close()
+	if not write_output(out_path, text):
+		quit(1)
+		return
 	quit(0)
+
+
+## Writes a bench's result `text` to `path` (nothing when `path` is empty); false, with an
+## error, when the file cannot be written. Every bench script reports through this.
+static func write_output(path: String, text: String) -> bool:
+	if path.is_empty():
+		return true
+	var f := FileAccess.open(path, FileAccess.WRITE)
+	if f == null:
+		push_error("cannot write %s: %s" % [path, error_string(FileAccess.get_open_error())])
+		return false
+	f.store_string(text + "\n")
+	f.close()
+	return true
 
 
 ## Overridden: extra checks printed at the end (e.g. that agents moved).

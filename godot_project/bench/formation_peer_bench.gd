@@ -34,6 +34,7 @@ extends SceneTree
 ## than 0.5 m, over at most 600 agents (every n/600-th), as a picture of how tangled the
 ## assignment is.
 
+const BenchCommon := preload("res://bench/bench_common.gd")
 const SPACING := 1.5
 const BASE_SPEED := 3.5
 const MIN_MULT := 0.5
@@ -70,14 +71,9 @@ func _run() -> void:
 		rows.append(await _swarm(level))
 	var table := _table()
 	print(table)
-	if not out_path.is_empty():
-		var f := FileAccess.open(out_path, FileAccess.WRITE)
-		if f == null:
-			push_error("cannot write %s: %s" % [out_path, error_string(FileAccess.get_open_error())])
-			quit(1)
-			return
-		f.store_string(table + "\n")
-		f.close()
+	if not BenchCommon.write_output(out_path, table):
+		quit(1)
+		return
 	quit(0)
 
 
