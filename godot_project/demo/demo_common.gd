@@ -3,6 +3,18 @@ extends RefCounted
 ## player or target, the level's boxes and materials, and the --screenshot capture.
 
 
+## Bakes `manager`'s surface flow field from the level already built and turns it on. Waits two
+## physics frames first: the static level must be in the physics space before the bake reads it.
+## `demo` names the demo in the error if the bake fails.
+static func bake_and_enable_flow_field(manager: SwarmManager, demo: String) -> void:
+	await manager.get_tree().physics_frame
+	await manager.get_tree().physics_frame
+	var err := manager.bake_flow_field()
+	if err != OK:
+		push_error("%s: bake_flow_field failed (%d)" % [demo, err])
+	manager.surface_flow_field_enabled = true
+
+
 ## A plain material of colour `c`.
 static func material(c: Color, rough := 0.9) -> StandardMaterial3D:
 	var m := StandardMaterial3D.new()

@@ -112,13 +112,7 @@ func _ready() -> void:
 	_build_gates()
 	_build_ui()
 
-	# The static level must be in the physics space before the bake reads it.
-	await get_tree().physics_frame
-	await get_tree().physics_frame
-	var err := manager.bake_flow_field()
-	if err != OK:
-		push_error("doors demo: bake_flow_field failed (%d)" % err)
-	manager.surface_flow_field_enabled = true
+	await DemoCommon.bake_and_enable_flow_field(manager, "doors demo")
 	_spawn_horde()
 	player.global_position = LOOP[0]
 	_place_camera(1.0)

@@ -99,13 +99,7 @@ func _ready() -> void:
 	_build_markers()
 	_build_ui()
 
-	# The static level must be in the physics space before the bake reads it.
-	await get_tree().physics_frame
-	await get_tree().physics_frame
-	var err := manager.bake_flow_field()
-	if err != OK:
-		push_error("formations demo: bake_flow_field failed (%d)" % err)
-	manager.surface_flow_field_enabled = true
+	await DemoCommon.bake_and_enable_flow_field(manager, "formations demo")
 	_spawn_squad()
 	_ready_done = true
 	if _run_frames > 0 or not _screenshot_path.is_empty():
