@@ -94,8 +94,6 @@ impl World {
             field: field_slot,
             started: now,
             time_to_arrive: planned.time_to_arrive.min(crate::bounds::load::MAX_SECONDS),
-            base_speed: shape.base_speed,
-            deadline: now + planned.time_to_arrive.min(crate::bounds::load::MAX_SECONDS) as f64,
             agents: index.len() as u32,
             arrived: 0,
             announced: false,

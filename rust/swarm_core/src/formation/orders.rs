@@ -41,9 +41,6 @@ pub struct Order {
     /// Simulation time of the order, and the planned travel time from then.
     pub started: f64,
     pub time_to_arrive: f32,
-    /// The speed the plan was made for, and the time all members are to arrive (the plan's end).
-    pub base_speed: f32,
-    pub deadline: f64,
     /// Living members and those of them that arrived, as of the last step.
     pub agents: u32,
     pub arrived: u32,
@@ -55,7 +52,7 @@ impl Order {
     /// Seconds left of the planned travel time at `now` (negative once it is over).
     #[inline]
     pub fn time_left(&self, now: f64) -> f32 {
-        (self.deadline - now) as f32
+        (self.started + self.time_to_arrive as f64 - now) as f32
     }
 }
 
@@ -168,7 +165,7 @@ impl Formations {
         Some(FormationProgress {
             agents: o.agents,
             arrived: o.arrived,
-            time_to_arrive: (o.deadline - o.started) as f32,
+            time_to_arrive: o.time_to_arrive,
             elapsed: (now - o.started).max(0.0) as f32,
         })
     }
@@ -218,10 +215,6 @@ impl Formations {
                 && (o.placement.forward.length() - 1.0).abs() < 1e-3
                 && o.started.is_finite()
                 && o.started >= 0.0
-                && o.deadline.is_finite()
-                && o.deadline >= o.started
-                && o.base_speed.is_finite()
-                && o.base_speed > 0.0
                 && o.time_to_arrive.is_finite()
                 && (0.0..=crate::bounds::load::MAX_SECONDS).contains(&o.time_to_arrive)
                 && o.arrived <= o.agents;
@@ -435,8 +428,6 @@ pub(crate) fn test_order(time: f32, toward: Vec2) -> Order {
         field: NO_FIELD,
         started: 0.0,
         time_to_arrive: time,
-        base_speed: 3.5,
-        deadline: time as f64,
         agents: 1,
         arrived: 0,
         announced: false,
