@@ -78,6 +78,21 @@ impl RouteField<'_> {
     /// walk nears the destination, where the slots stand), so a long walk costs a few line
     /// checks. `path` is scratch.
     pub fn exit(&self, cell: CellId, slot: Vec2, path: &mut Vec<CellId>) -> Option<Exit> {
+        self.descend(cell, path, |_| false)?;
+        let last = path.len() - 1;
+        if !self.sees(path[last], slot) {
+            return None;
+        }
+        let e = path[self.first_seeing(path, last, slot)];
+        let centre = self.grid.cell_center(e);
+        let at = Vec2::new(centre.x, centre.z);
+        Some(Exit { at, route: self.distance(e)?, leg: at.distance(slot) })
+    }
+
+    /// Walks down the field from `cell` (steepest descent), putting each cell walked into
+    /// `path`, until the destination, `MAX_EXIT_CELLS`, or a next cell for which `stop` holds;
+    /// returns that cell (`Some(None)` when the walk ended otherwise, `None` off the field).
+    fn descend(&self, cell: CellId, path: &mut Vec<CellId>, stop: impl Fn(CellId) -> bool) -> Option<Option<CellId>> {
         path.clear();
         let mut c = cell;
         let mut dc = self.distance(c)?;
@@ -87,26 +102,32 @@ impl RouteField<'_> {
                 Some((n, dn)) if dn < dc => (c, dc) = (n, dn),
                 _ => break,
             }
+            if stop(c) {
+                return Some(Some(c));
+            }
         }
-        let sees = |k: usize| self.line_open(path[k], self.grid.cell_center(path[k]), slot);
-        let last = path.len() - 1;
-        if !sees(last) {
-            return None;
-        }
-        // The first cell that sees the slot, in 1..=last (the agent's own cell does not).
+        Some(None)
+    }
+
+    /// Whether the straight line from `cell`'s centre to `target` is open.
+    #[inline]
+    fn sees(&self, cell: CellId, target: Vec2) -> bool {
+        self.line_open(cell, self.grid.cell_center(cell), target)
+    }
+
+    /// The first index of `path[1..=last]` whose cell sees `target`, given that `path[last]`
+    /// does (bisection: sight only improves down a descent).
+    fn first_seeing(&self, path: &[CellId], last: usize, target: Vec2) -> usize {
         let (mut lo, mut hi) = (1usize.min(last), last);
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if sees(mid) {
+            if self.sees(path[mid], target) {
                 hi = mid;
             } else {
                 lo = mid + 1;
             }
         }
-        let e = path[lo];
-        let centre = self.grid.cell_center(e);
-        let at = Vec2::new(centre.x, centre.z);
-        Some(Exit { at, route: self.distance(e)?, leg: at.distance(slot) })
+        lo
     }
 }
 
@@ -152,54 +173,24 @@ impl ExitMemo {
         if let Some(e) = known(self, cell) {
             return (e != NO_EXIT).then_some(e);
         }
-        let path = &mut self.path;
-        path.clear();
-        let mut c = cell;
-        let mut dc = f.distance(c)?;
-        let mut met = None;
-        while path.len() < MAX_EXIT_CELLS {
-            path.push(c);
-            match f.steepest(c) {
-                Some((n, dn)) if dn < dc => (c, dc) = (n, dn),
-                _ => break,
-            }
-            if let Some(e) = self.exit_of.get(c as usize).copied().filter(|&e| e != NONE) {
-                met = Some((c, e));
-                break;
-            }
-        }
-        let target = self.target;
-        let sees = |c: CellId| f.line_open(c, f.grid.cell_center(c), target);
-        let path = &self.path;
-        // The first cell of `path[1..]` that sees, when the last one does (bisection).
-        let first_seeing = |hi: usize| {
-            let (mut lo, mut hi) = (1usize.min(hi), hi);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if sees(path[mid]) {
-                    hi = mid;
-                } else {
-                    lo = mid + 1;
-                }
-            }
-            lo
-        };
-        let exit = match met {
+        let exit_of = &self.exit_of;
+        let met = f.descend(cell, &mut self.path, |c| exit_of.get(c as usize).is_some_and(|&e| e != NONE))?;
+        let (target, path) = (self.target, &self.path);
+        let last = path.len() - 1;
+        let exit = match met.map(|j| (j, self.exit_of[j as usize])) {
             // Joined a walk whose cell does not see: the same exit (or none).
             Some((j, e)) if e != j => e,
             // Joined at a cell that sees: the first seeing cell of this part, or that cell.
             Some((j, _)) => {
-                let last = path.len() - 1;
-                if path.len() > 1 && sees(path[last]) {
-                    path[first_seeing(last)]
+                if path.len() > 1 && f.sees(path[last], target) {
+                    path[f.first_seeing(path, last, target)]
                 } else {
                     j
                 }
             }
             None => {
-                let last = path.len() - 1;
-                if sees(path[last]) {
-                    path[first_seeing(last)]
+                if f.sees(path[last], target) {
+                    path[f.first_seeing(path, last, target)]
                 } else {
                     NO_EXIT
                 }
