@@ -98,20 +98,21 @@ impl SpotFields {
 
     /// The complete field toward `cell`, if that spot holds one.
     pub fn field_toward(&self, cell: CellId) -> Option<&FlowField> {
-        if cell == NONE {
-            return None;
-        }
-        let k = self.cells.iter().position(|&c| c == cell)?;
+        let k = self.slot_of(cell)?;
         self.fields.field(k).filter(|f| f.is_built() && f.target() == cell)
     }
 
     /// `field_toward`, only when that field is on the current route costs.
     pub fn current_field_toward(&self, cell: CellId) -> Option<&FlowField> {
+        self.fields.current_field(self.slot_of(cell)?)
+    }
+
+    /// The slot holding the spot `cell`.
+    fn slot_of(&self, cell: CellId) -> Option<usize> {
         if cell == NONE {
             return None;
         }
-        let k = self.cells.iter().position(|&c| c == cell)?;
-        self.fields.current_field(k)
+        self.cells.iter().position(|&c| c == cell)
     }
 
     /// Spots holding a slot now.
