@@ -18,8 +18,13 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 cd "$ROOT"
 
-echo "== [0/6] tools/check_structure.py"
+echo "== [0/6] tools/check_structure.py, and cargo fmt --check"
 python3 tools/check_structure.py
+if cargo fmt --version >/dev/null 2>&1; then
+  cargo fmt --all --check
+else
+  echo "cargo fmt: skipped, rustfmt is not installed (rustup component add rustfmt)"
+fi
 
 echo "== [1/6] cargo test --release -p swarm_core, and the binding layer's own unit tests"
 cargo test --release -p swarm_core
