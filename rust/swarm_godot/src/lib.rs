@@ -5,6 +5,7 @@
 use godot::prelude::*;
 
 mod camera;
+mod class_enum;
 mod convert;
 #[cfg(test)]
 mod docs_complete;
@@ -19,4 +20,10 @@ mod visuals;
 struct SwarmExtension;
 
 #[gdextension]
-unsafe impl ExtensionLibrary for SwarmExtension {}
+unsafe impl ExtensionLibrary for SwarmExtension {
+    fn on_stage_init(stage: InitStage) {
+        if stage == InitStage::Scene {
+            class_enum::register_all();
+        }
+    }
+}

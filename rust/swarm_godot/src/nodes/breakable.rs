@@ -8,6 +8,7 @@ use godot::classes::{Area3D, CollisionObject3D, CollisionPolygon3D, CollisionSha
 use godot::prelude::*;
 use swarm_core::breakable::{valid_amount, BreakState, BreakableConfig, BreakableEvent, BreakableState};
 
+use crate::class_enum::class_enum;
 use crate::lookup::MANAGER_GROUP;
 use crate::nodes::flow_modifier::SwarmFlowModifier;
 
@@ -107,25 +108,27 @@ pub struct SwarmBreakable {
     base: Base<Node>,
 }
 
+class_enum! {
+    /// A breakable's state, `SwarmBreakable.State` in Godot.
+    pub struct StateEnum in SwarmBreakable as "State" {
+        /// Full or lightly damaged: health above [member damaged_below].
+        INTACT = 0, "Intact";
+        /// Health at or below [member damaged_below]; the route cost has dropped.
+        DAMAGED = 1, "Damaged";
+        /// Health reached zero (or [method break_now]): the modifier is switched off.
+        BROKEN = 2, "Broken";
+    }
+}
+
 #[godot_api]
 impl SwarmBreakable {
-    /// Full or lightly damaged: health above [member damaged_below].
-    #[constant]
-    pub const INTACT: i64 = 0;
-    /// Health at or below [member damaged_below]; the route cost has dropped.
-    #[constant]
-    pub const DAMAGED: i64 = 1;
-    /// Health reached zero (or [method break_now]): the modifier is switched off.
-    #[constant]
-    pub const BROKEN: i64 = 2;
-
     /// Health changed (a strike, crowd pressure, game damage, a break, or [method repair], which
     /// sends 1.0). `fraction` is health / [member max_health].
     #[signal]
     fn damaged(fraction: f32);
     /// The state changed to [constant INTACT], [constant DAMAGED] or [constant BROKEN].
     #[signal]
-    fn state_changed(state: i64);
+    fn state_changed(state: StateEnum);
     /// It broke (once per break).
     #[signal]
     fn broken();
@@ -213,8 +216,8 @@ impl SwarmBreakable {
 
     /// [constant INTACT], [constant DAMAGED] or [constant BROKEN].
     #[func]
-    fn get_state(&self) -> i64 {
-        self.core.as_ref().map_or(Self::INTACT, |c| c.state().index())
+    fn get_state(&self) -> StateEnum {
+        StateEnum(self.core.as_ref().map_or(StateEnum::INTACT, |c| c.state().index()))
     }
 
     /// Agents pressing the modifier's closed box at the last physics frame.
@@ -423,7 +426,7 @@ impl SwarmBreakable {
                 }
                 BreakableEvent::SwitchOff => self.switch_off(),
                 BreakableEvent::PressureChanged(count) => self.signals().pressure_changed().emit(count),
-                BreakableEvent::StateChanged(state) => self.signals().state_changed().emit(state.index()),
+                BreakableEvent::StateChanged(state) => self.signals().state_changed().emit(StateEnum(state.index())),
                 BreakableEvent::Broken => self.signals().broken().emit(),
                 BreakableEvent::BreakNoise(radius) => {
                     let at = self.noise_position();

@@ -10,6 +10,7 @@ use swarm_core::glam::Vec3;
 use swarm_core::spawn::director::{distribute, limit_to_room, Director, DirectorConfig, Mode};
 use swarm_core::spawn::recycle::{best_point, heading, nearest_player};
 
+use crate::class_enum::class_enum;
 use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::lookup::TARGET_GROUP;
 use crate::nodes::manager::SwarmManager;
@@ -48,8 +49,9 @@ pub struct SwarmSpawnerDirector {
     /// When agents are spawned: [constant ONE_SHOT], [constant CONTINUOUS],
     /// [constant MAINTAIN_POPULATION] or [constant FINITE_ENCOUNTER].
     #[export_group(name = "Spawning")]
-    #[export(enum = (OneShot = 0, Continuous = 1, MaintainPopulation = 2, FiniteEncounter = 3))]
-    mode: i64,
+    #[export]
+    #[var(get, set)]
+    mode: ModeEnum,
     /// Agents spawned as soon as the director starts (spread over frames by
     /// [member max_per_frame]). Not used by [constant MAINTAIN_POPULATION].
     #[export(range = (0.0, 10000.0, 1.0, or_greater))]
@@ -152,23 +154,34 @@ impl INode for SwarmSpawnerDirector {
     }
 }
 
+class_enum! {
+    /// When a director spawns, `SwarmSpawnerDirector.Mode` in Godot.
+    pub struct ModeEnum in SwarmSpawnerDirector as "Mode" {
+        /// Spawn [member initial_batch] once, then stop.
+        ONE_SHOT = 0, "One Shot";
+        /// Spawn [member initial_batch], then [member spawn_rate] agents per second, paused while
+        /// [member max_alive] of them live, until [member total_limit] (if any) were spawned.
+        CONTINUOUS = 1, "Continuous";
+        /// Keep [member max_alive] of this director's agents alive, refilling at up to
+        /// [member spawn_rate] per second (0: as fast as [member max_per_frame] allows).
+        MAINTAIN_POPULATION = 2, "Maintain Population";
+        /// Spawn [member total_limit] agents ([member initial_batch] first, then at
+        /// [member spawn_rate]); when all were spawned and all are gone, emit [signal encounter_finished].
+        FINITE_ENCOUNTER = 3, "Finite Encounter";
+    }
+}
+
 #[godot_api]
 impl SwarmSpawnerDirector {
-    /// Spawn [member initial_batch] once, then stop.
-    #[constant]
-    pub const ONE_SHOT: i64 = 0;
-    /// Spawn [member initial_batch], then [member spawn_rate] agents per second, paused while
-    /// [member max_alive] of them live, until [member total_limit] (if any) were spawned.
-    #[constant]
-    pub const CONTINUOUS: i64 = 1;
-    /// Keep [member max_alive] of this director's agents alive, refilling at up to
-    /// [member spawn_rate] per second (0: as fast as [member max_per_frame] allows).
-    #[constant]
-    pub const MAINTAIN_POPULATION: i64 = 2;
-    /// Spawn [member total_limit] agents ([member initial_batch] first, then at
-    /// [member spawn_rate]); when all were spawned and all are gone, emit [signal encounter_finished].
-    #[constant]
-    pub const FINITE_ENCOUNTER: i64 = 3;
+    #[func]
+    fn get_mode(&self) -> ModeEnum {
+        self.mode
+    }
+
+    #[func]
+    fn set_mode(&mut self, mode: ModeEnum) {
+        self.mode = mode;
+    }
 
     /// Emitted after a physics frame in which this director spawned agents, with how many it
     /// spawned in that frame.
@@ -263,7 +276,7 @@ impl SwarmSpawnerDirector {
         let label = self.label();
         let mut c = Checker::new(label.clone());
         let cfg = DirectorConfig {
-            mode: Mode::from_index(c.i(&db::MODE, self.mode)),
+            mode: Mode::from_index(c.i(&db::MODE, self.mode.0)),
             initial_batch: c.i(&db::INITIAL_BATCH, self.initial_batch),
             spawn_rate: c.f(&db::SPAWN_RATE, self.spawn_rate) as f64,
             max_per_frame: c.i(&db::MAX_PER_FRAME, self.max_per_frame),

@@ -9,6 +9,7 @@ use godot::register::info::{PropertyInfo, PropertyUsageFlags};
 use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
 use swarm_core::glam::{Mat3, Vec3};
 
+use crate::class_enum::class_enum;
 use crate::convert::to_vec3;
 use crate::lookup::find_manager_node;
 use crate::nodes::link::{BoxFeedback, ManagerFacts};
@@ -63,9 +64,10 @@ pub struct SwarmFlowModifier {
     blocks_agents: bool,
     /// How routes treat the cells: [constant FREE] ignores the box, [constant EXTRA_COST] adds
     /// [member route_cost] to any route crossing it, [constant BLOCKED] is a wall routes go around.
-    #[export(enum = (Free = 0, ExtraCost = 1, Blocked = 2))]
-    #[init(val = 1)]
-    route: i64,
+    #[export]
+    #[var(get, set)]
+    #[init(val = Route(1))]
+    route: Route,
     /// Extra route length, in metres, of one crossing however deep the box is. Ceiling: 1024
     /// cells of detour per cell entered (512 m for a one-cell box at cell size 0.5); more changes
     /// nothing. For a box routes should never cross, use [constant BLOCKED].
@@ -134,11 +136,30 @@ impl ModifierSnapshot {
     }
 }
 
+class_enum! {
+    /// How routes treat a modifier's box, `SwarmFlowModifier.Route` in Godot.
+    pub struct Route in SwarmFlowModifier as "Route" {
+        /// Routes ignore the box.
+        FREE = 0, "Free";
+        /// Routes pay [member route_cost] to cross the box.
+        EXTRA_COST = 1, "Extra Cost";
+        /// Routes never cross the box.
+        BLOCKED = 2, "Blocked";
+    }
+}
+
 #[godot_api]
 impl SwarmFlowModifier {
-    /// Routes ignore the box.
-    #[constant]
-    pub const FREE: i64 = 0;
+    #[func]
+    fn get_route(&self) -> Route {
+        self.route
+    }
+
+    #[func]
+    fn set_route(&mut self, route: Route) {
+        self.route = route;
+    }
+
     /// The fixes the inspector offers as buttons beside the matching setup warnings: each a
     /// Dictionary with `label` (the button's text: "Enable Surface Flow Field", "Enforce Cell
     /// Boundaries", "Turn Blocks Agents On"), `warning` (the warning it fixes), and `object`,
@@ -147,13 +168,6 @@ impl SwarmFlowModifier {
     fn get_setup_fixes(&self) -> VarArray {
         self.setup_fixes(self.blocking_needed_below())
     }
-
-    /// Routes pay [member route_cost] to cross the box.
-    #[constant]
-    pub const EXTRA_COST: i64 = 1;
-    /// Routes never cross the box.
-    #[constant]
-    pub const BLOCKED: i64 = 2;
 
     /// Restamps on the next step even if nothing about the box changed (something around it did).
     #[func]
@@ -194,7 +208,7 @@ impl INode3D for SwarmFlowModifier {
 
     /// [member route_cost] is only shown while [member route] is [constant EXTRA_COST].
     fn on_validate_property(&self, property: &mut PropertyInfo) {
-        if property.property_name == "route_cost" && self.route != Self::EXTRA_COST {
+        if property.property_name == "route_cost" && self.route.0 != Route::EXTRA_COST {
             property.usage = PropertyUsageFlags::NO_EDITOR;
         }
     }
@@ -230,7 +244,7 @@ impl SwarmFlowModifier {
         if !self.blocks_agents && self.blocking_needed_below() {
             w.push(BLOCKS_AGENTS_OFF);
         }
-        if self.route == Self::EXTRA_COST {
+        if self.route.0 == Route::EXTRA_COST {
             let cell = m.flow_cell_size;
             let depth = (self.size.x.min(self.size.z).abs() / cell).round().max(1.0) as u32;
             let ceiling = ModifierLayer::route_cost_ceiling(cell, depth);
@@ -296,7 +310,7 @@ impl SwarmFlowModifier {
         );
         let size = to_vec3(self.size).abs().max(Vec3::splat(0.001)) * scale;
         let cost = if self.route_cost.is_finite() { self.route_cost.max(0.0) } else { 0.0 };
-        let route = match self.route {
+        let route = match self.route.0 {
             0 => RouteMode::Free,
             2 => RouteMode::Blocked,
             _ => RouteMode::ExtraCost(cost),

@@ -12,6 +12,7 @@ use swarm_core::glam::{Affine3A, Mat3, Vec2};
 use swarm_core::spawn::{Shape, SpawnArea, SpawnRng};
 use swarm_core::Frustum;
 
+use crate::class_enum::class_enum;
 use crate::convert::{to_vec3, to_vector3, Checker};
 use crate::nodes::manager::SwarmManager;
 use crate::resources::archetype::SwarmAgentArchetype;
@@ -423,8 +424,9 @@ pub struct SwarmRectSpawner {
     /// What happens to an agent whose every try was in view: [constant FALLBACK_SKIP] (not
     /// spawned; [method spawn] returns fewer ids) or [constant FALLBACK_SPAWN_IN_VIEW]. Either
     /// way a warning says how many.
-    #[export(enum = (Skip = 0, SpawnInView = 1))]
-    off_screen_fallback: i64,
+    #[export]
+    #[var(get, set)]
+    off_screen_fallback: RectFallback,
 
     state: SpawnerState,
     base: Base<Node3D>,
@@ -487,8 +489,9 @@ pub struct SwarmRingSpawner {
     /// What happens to an agent whose every try was in view: [constant FALLBACK_SKIP] (not
     /// spawned; [method spawn] returns fewer ids) or [constant FALLBACK_SPAWN_IN_VIEW]. Either
     /// way a warning says how many.
-    #[export(enum = (Skip = 0, SpawnInView = 1))]
-    off_screen_fallback: i64,
+    #[export]
+    #[var(get, set)]
+    off_screen_fallback: RingFallback,
 
     state: SpawnerState,
     base: Base<Node3D>,
@@ -505,7 +508,7 @@ macro_rules! common_impl {
                     spawn_off_screen: self.spawn_off_screen,
                     off_screen_margin: self.off_screen_margin,
                     off_screen_attempts: self.off_screen_attempts,
-                    off_screen_fallback: self.off_screen_fallback,
+                    off_screen_fallback: self.off_screen_fallback.0,
                     random_seed: self.random_seed,
                 }
             }
@@ -583,14 +586,27 @@ impl INode3D for SwarmRingSpawner {
     }
 }
 
+class_enum! {
+    /// What happens when every off-screen try was in view, `SwarmRectSpawner.OffScreenFallback` in Godot.
+    pub struct RectFallback in SwarmRectSpawner as "OffScreenFallback" {
+        /// Agents whose every off-screen try was in view are not spawned.
+        FALLBACK_SKIP = 0, "Skip";
+        /// Agents whose every off-screen try was in view are spawned at the last point tried.
+        FALLBACK_SPAWN_IN_VIEW = 1, "Spawn In View";
+    }
+}
+
 #[godot_api]
 impl SwarmRectSpawner {
-    /// Agents whose every off-screen try was in view are not spawned.
-    #[constant]
-    pub const FALLBACK_SKIP: i64 = 0;
-    /// Agents whose every off-screen try was in view are spawned at the last point tried.
-    #[constant]
-    pub const FALLBACK_SPAWN_IN_VIEW: i64 = 1;
+    #[func]
+    fn get_off_screen_fallback(&self) -> RectFallback {
+        self.off_screen_fallback
+    }
+
+    #[func]
+    fn set_off_screen_fallback(&mut self, off_screen_fallback: RectFallback) {
+        self.off_screen_fallback = off_screen_fallback;
+    }
 
     /// Spawns [param count] agents at random points of the rectangle through
     /// [method SwarmManager.spawn_agent] and returns their ids. Fewer when the manager is full or,
@@ -615,14 +631,27 @@ impl SwarmRectSpawner {
     }
 }
 
+class_enum! {
+    /// What happens when every off-screen try was in view, `SwarmRingSpawner.OffScreenFallback` in Godot.
+    pub struct RingFallback in SwarmRingSpawner as "OffScreenFallback" {
+        /// Agents whose every off-screen try was in view are not spawned.
+        FALLBACK_SKIP = 0, "Skip";
+        /// Agents whose every off-screen try was in view are spawned at the last point tried.
+        FALLBACK_SPAWN_IN_VIEW = 1, "Spawn In View";
+    }
+}
+
 #[godot_api]
 impl SwarmRingSpawner {
-    /// Agents whose every off-screen try was in view are not spawned.
-    #[constant]
-    pub const FALLBACK_SKIP: i64 = 0;
-    /// Agents whose every off-screen try was in view are spawned at the last point tried.
-    #[constant]
-    pub const FALLBACK_SPAWN_IN_VIEW: i64 = 1;
+    #[func]
+    fn get_off_screen_fallback(&self) -> RingFallback {
+        self.off_screen_fallback
+    }
+
+    #[func]
+    fn set_off_screen_fallback(&mut self, off_screen_fallback: RingFallback) {
+        self.off_screen_fallback = off_screen_fallback;
+    }
 
     /// Spawns [param count] agents at random points of the ring through
     /// [method SwarmManager.spawn_agent] and returns their ids. Fewer when the manager is full or,

@@ -65,13 +65,17 @@ fn parse_struct(source: &str, name: &str) -> Vec<Field> {
             cur.enum_values = Some(values.collect());
         } else if let Some(rest) = line.strip_prefix("#[init(val = ") {
             let rest = rest.trim_end_matches(")]").replace("Vector2::new", "");
-            cur.init = Some(tokens(&rest));
+            // A class enum's value is written `TypeName(n)`: keep the number.
+            cur.init = Some(tokens(&rest).into_iter().filter(|t| !t.starts_with(char::is_uppercase)).collect());
         } else if line.starts_with("#[") || line.starts_with("//") || line.is_empty() {
             continue;
         } else if let Some((name, ty)) = line.trim_end_matches(',').split_once(": ") {
             if name.chars().all(|c| c.is_ascii_lowercase() || c == '_') && !line.starts_with("pub ") {
                 cur.name = name.to_string();
                 cur.ty = ty.to_string();
+                if cur.enum_values.is_none() {
+                    cur.enum_values = class_enum_values(ty);
+                }
                 out.push(std::mem::take(&mut cur));
             }
             cur = Field::default();
@@ -80,6 +84,21 @@ fn parse_struct(source: &str, name: &str) -> Vec<Field> {
         }
     }
     out
+}
+
+/// The values of a class enum field's type (see `class_enum`), by the type's name.
+fn class_enum_values(ty: &str) -> Option<Vec<i64>> {
+    use crate::nodes::{director, spawners};
+    use crate::resources::{movement_profile, perception_profile};
+    let values = match ty {
+        "OrientationModeEnum" => movement_profile::OrientationModeEnum::VALUES,
+        "SightOcclusionEnum" => perception_profile::SightOcclusionEnum::VALUES,
+        "ModeEnum" => director::ModeEnum::VALUES,
+        "RectFallback" => spawners::RectFallback::VALUES,
+        "RingFallback" => spawners::RingFallback::VALUES,
+        _ => return None,
+    };
+    Some(values.iter().map(|&(_, v)| v).collect())
 }
 
 /// `name: value` in a `Debug` string, where `name` is a whole field name.
@@ -366,12 +385,17 @@ fn the_parser_reads_ranges_enums_and_inits() {
         mode: i64,
         #[init(val = Vector2::new(3.5, 4.5))]
         speed: Vector2,
+        #[export]
+        #[init(val = SightOcclusionEnum(1))]
+        occlusion: SightOcclusionEnum,
         base: Base<Resource>,
         }
         fn f() { R { speed: 1 } }
     ";
     let f = parse_fields(src);
-    assert_eq!(f.len(), 4);
+    assert_eq!(f.len(), 5);
+    assert_eq!(f[3].enum_values, Some(vec![0, 1, 2]));
+    assert_eq!(f[3].init.as_deref(), Some(&["1".to_string()][..]));
     assert_eq!(f[0].range, Some((0.01, 5.0, false, true)));
     assert_eq!(f[0].init.as_deref(), Some(&["0.4".to_string()][..]));
     assert_eq!(f[1].enum_values, Some(vec![0, 1, 2]));

@@ -4,6 +4,7 @@ use godot::prelude::*;
 use swarm_core::bounds::movement as mb;
 use swarm_core::{MovementProfile, OrientationMode};
 
+use crate::class_enum::class_enum;
 use crate::convert::{report_findings, resource_name, to_range};
 
 /// Speed, acceleration, braking, turning and facing of an archetype. Each range is a
@@ -43,9 +44,10 @@ pub struct SwarmMovementProfile {
     /// Which way the body faces: [constant FACE_VELOCITY], [constant FACE_GOAL] or
     /// [constant FACE_GOAL_WITH_VELOCITY_BLEND].
     #[export_group(name = "Orientation")]
-    #[export(enum = (FaceVelocity = 0, FaceGoal = 1, FaceGoalWithVelocityBlend = 2))]
-    #[init(val = 0)]
-    orientation_mode: i64,
+    #[export]
+    #[var(get, set)]
+    #[init(val = OrientationModeEnum(0))]
+    orientation_mode: OrientationModeEnum,
     /// Weight of the goal direction in [constant FACE_GOAL_WITH_VELOCITY_BLEND] (min, max).
     #[export(range = (0.0, 10.0, 0.01, or_greater))]
     #[init(val = Vector2::new(1.0, 1.0))]
@@ -58,17 +60,29 @@ pub struct SwarmMovementProfile {
     base: Base<Resource>,
 }
 
+class_enum! {
+    /// Which way the body faces, `SwarmMovementProfile.OrientationMode` in Godot.
+    pub struct OrientationModeEnum in SwarmMovementProfile as "OrientationMode" {
+        /// Face the direction of travel.
+        FACE_VELOCITY = 0, "Face Velocity";
+        /// Face the goal (the target being chased).
+        FACE_GOAL = 1, "Face Goal";
+        /// Blend goal and travel directions by [member goal_facing_weight] and [member velocity_facing_weight].
+        FACE_GOAL_WITH_VELOCITY_BLEND = 2, "Face Goal With Velocity Blend";
+    }
+}
+
 #[godot_api]
 impl SwarmMovementProfile {
-    /// Face the direction of travel.
-    #[constant]
-    pub const FACE_VELOCITY: i64 = 0;
-    /// Face the goal (the target being chased).
-    #[constant]
-    pub const FACE_GOAL: i64 = 1;
-    /// Blend goal and travel directions by [member goal_facing_weight] and [member velocity_facing_weight].
-    #[constant]
-    pub const FACE_GOAL_WITH_VELOCITY_BLEND: i64 = 2;
+    #[func]
+    fn get_orientation_mode(&self) -> OrientationModeEnum {
+        self.orientation_mode
+    }
+
+    #[func]
+    fn set_orientation_mode(&mut self, orientation_mode: OrientationModeEnum) {
+        self.orientation_mode = orientation_mode;
+    }
 }
 
 impl SwarmMovementProfile {
@@ -76,7 +90,7 @@ impl SwarmMovementProfile {
     /// resource's name.
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> MovementProfile {
         let mut findings = Vec::new();
-        let mode = OrientationMode::from_index(mb::ORIENTATION_MODE.narrow(self.orientation_mode, &mut findings));
+        let mode = OrientationMode::from_index(mb::ORIENTATION_MODE.narrow(self.orientation_mode.0, &mut findings));
         let m = MovementProfile {
             max_speed: to_range(self.max_speed),
             max_acceleration: to_range(self.max_acceleration),

@@ -4,6 +4,7 @@ use godot::prelude::*;
 use swarm_core::bounds::perception as pb;
 use swarm_core::{PerceptionProfile, SightOcclusion};
 
+use crate::class_enum::class_enum;
 use crate::convert::{report_findings, resource_name};
 
 /// What agents of an archetype notice. Without this profile on a [SwarmAgentArchetype] its
@@ -31,9 +32,10 @@ pub struct SwarmPerceptionProfile {
     /// surface flow field against the straight line: a closed door with a high route cost hides
     /// what is behind it; a route that cannot be measured, as when a BLOCKED box is the only way
     /// in, reads as not blocked).
-    #[export(enum = (None = 0, PhysicsRay = 1, NavigationPath = 2))]
-    #[init(val = 2)]
-    sight_occlusion: i64,
+    #[export]
+    #[var(get, set)]
+    #[init(val = SightOcclusionEnum(2))]
+    sight_occlusion: SightOcclusionEnum,
     /// [constant NAVIGATION_PATH] only: metres of extra route beyond the straight-line distance
     /// that still count as in sight (plus one and a half flow-field cells of slack). A door whose
     /// route cost is above this hides the target at any distance; a fence with a lower cost
@@ -61,17 +63,29 @@ pub struct SwarmPerceptionProfile {
     base: Base<Resource>,
 }
 
+class_enum! {
+    /// How sight is blocked, `SwarmPerceptionProfile.SightOcclusion` in Godot.
+    pub struct SightOcclusionEnum in SwarmPerceptionProfile as "SightOcclusion" {
+        /// Distance only.
+        NONE = 0, "None";
+        /// A physics ray to the target, cast by the manager (bounded per frame).
+        PHYSICS_RAY = 1, "Physics Ray";
+        /// The route on the surface flow field against the straight line.
+        NAVIGATION_PATH = 2, "Navigation Path";
+    }
+}
+
 #[godot_api]
 impl SwarmPerceptionProfile {
-    /// Distance only.
-    #[constant]
-    pub const NONE: i64 = 0;
-    /// A physics ray to the target, cast by the manager (bounded per frame).
-    #[constant]
-    pub const PHYSICS_RAY: i64 = 1;
-    /// The route on the surface flow field against the straight line.
-    #[constant]
-    pub const NAVIGATION_PATH: i64 = 2;
+    #[func]
+    fn get_sight_occlusion(&self) -> SightOcclusionEnum {
+        self.sight_occlusion
+    }
+
+    #[func]
+    fn set_sight_occlusion(&mut self, sight_occlusion: SightOcclusionEnum) {
+        self.sight_occlusion = sight_occlusion;
+    }
 }
 
 impl SwarmPerceptionProfile {
@@ -79,7 +93,7 @@ impl SwarmPerceptionProfile {
     /// resource's name.
     pub fn to_core(&self, owner: &str, problems: &mut Vec<String>) -> PerceptionProfile {
         let mut findings = Vec::new();
-        let occlusion = SightOcclusion::from_index(pb::SIGHT_OCCLUSION.narrow(self.sight_occlusion, &mut findings));
+        let occlusion = SightOcclusion::from_index(pb::SIGHT_OCCLUSION.narrow(self.sight_occlusion.0, &mut findings));
         let p = PerceptionProfile {
             sight_distance: self.sight_distance,
             sight_occlusion: occlusion,
