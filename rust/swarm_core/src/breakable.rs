@@ -4,7 +4,7 @@
 //! events into signals and engine changes (switching the box off, colliders, visibility).
 
 /// Where an object stands. The index (0, 1, 2) is the public constant.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum BreakState {
     /// Health above the damaged threshold.
     Intact,
@@ -138,7 +138,7 @@ pub enum BreakableEvent {
 }
 
 /// A breakable's health, state and clocks.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BreakableState {
     health: f32,
     state: BreakState,
@@ -158,6 +158,11 @@ impl BreakableState {
 
     pub fn state(&self) -> BreakState {
         self.state
+    }
+
+    /// Seconds since a strike was last heard (infinite before the first).
+    pub fn since_hit_noise(&self) -> f32 {
+        self.since_hit_noise
     }
 
     /// Agents pressing it, as of the last [`Self::press`].

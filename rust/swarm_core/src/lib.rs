@@ -16,6 +16,7 @@ pub mod combat;
 pub mod config;
 pub mod flow_field;
 pub mod formation;
+pub mod host_parts;
 pub mod ids;
 pub mod lod;
 pub mod movement;

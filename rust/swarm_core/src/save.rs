@@ -2,8 +2,9 @@
 //!
 //! Layout (little-endian): 4-byte magic `SWSV`, format version (u32), payload length (u32),
 //! CRC-32 of the payload (u32), then the payload: the state and the host's names for its target
-//! slots and archetypes (`HostNames`; an engine layer stores node and resource paths there). Reading never trusts a number it has not
-//! checked: the frame's length must match the bytes present and stay under `MAX_PAYLOAD`,
+//! slots and archetypes with the state it keeps beside the world (`HostNames`, `HostPart`; an
+//! engine layer stores node and resource paths there). Format 2, the same without host parts,
+//! still reads. Reading never trusts a number it has not checked: the frame's length must match the bytes present and stay under `MAX_PAYLOAD`,
 //! every length postcard reads is bounded by the bytes left (it allocates no more than it has
 //! read), and the decoded state is validated as a whole (`SimState::validate`) before a world
 //! is built on it. Every failure is a `LoadError` saying what was wrong; none panics.
@@ -12,13 +13,16 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::host_parts::{HostPart, MAX_PARTS};
 use crate::state::SimState;
 use crate::world::World;
 
 /// First four bytes of every save.
 pub const MAGIC: [u8; 4] = *b"SWSV";
-/// The format this build writes and reads. Bump it whenever `SimState`'s serde form changes.
-pub const VERSION: u32 = 2;
+/// The format this build writes. Bump it whenever the serde form of the payload changes.
+pub const VERSION: u32 = 3;
+/// The oldest format this build still reads: 2, the same world without host parts.
+pub const OLDEST_VERSION: u32 = 2;
 /// Magic, version, length, checksum.
 pub const HEADER_LEN: usize = 16;
 /// Largest payload read (a world of the largest capacity with its flow fields fits easily).
@@ -81,19 +85,31 @@ pub const MAX_NAME_LEN: usize = 4096;
 
 /// What the host calls the state's target slots and archetypes (a node path per target slot, a
 /// resource path per archetype), so it can bind them to its own objects again after a load.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct HostNames {
     /// `(target slot, name)` for each named target.
     pub targets: Vec<(u32, String)>,
     /// One name per archetype, in index order (empty when the host names none).
     pub archetypes: Vec<String>,
+    /// State the host keeps beside the world (doors, breakables, spawners, lanes), by name.
+    pub parts: Vec<HostPart>,
+}
+
+/// `HostNames` as format 2 wrote them (no parts).
+#[derive(Deserialize)]
+struct HostNamesV2 {
+    targets: Vec<(u32, String)>,
+    archetypes: Vec<String>,
 }
 
 impl HostNames {
     /// Names must fit `MAX_NAME_LEN`, name registered target slots once each, and name every
     /// archetype (or none).
     fn validate(&self, state: &SimState) -> Result<(), String> {
-        let names = self.targets.iter().map(|t| &t.1).chain(&self.archetypes);
+        if self.parts.len() > MAX_PARTS {
+            return Err(format!("{} host parts, more than {MAX_PARTS}", self.parts.len()));
+        }
+        let names = self.targets.iter().map(|t| &t.1).chain(&self.archetypes).chain(self.parts.iter().map(|p| &p.name));
         if names.into_iter().any(|n| n.len() > MAX_NAME_LEN) {
             return Err(format!("a name is longer than {MAX_NAME_LEN} bytes"));
         }
@@ -107,6 +123,13 @@ impl HostNames {
         }
         if !self.archetypes.is_empty() && self.archetypes.len() != state.archetypes.len() {
             return Err(format!("{} archetype names for {} archetypes", self.archetypes.len(), state.archetypes.len()));
+        }
+        let mut parts = std::collections::HashSet::new();
+        for p in &self.parts {
+            p.validate()?;
+            if !parts.insert((p.state.kind(), p.name.as_str())) {
+                return Err(format!("{} '{}' is saved twice", p.state.kind(), p.name));
+            }
         }
         Ok(())
     }
@@ -137,6 +160,11 @@ pub fn frame(payload: &[u8]) -> Vec<u8> {
 
 /// The payload inside a frame, once magic, version, length and checksum are checked.
 pub fn unframe(bytes: &[u8]) -> Result<&[u8], LoadError> {
+    unframe_versioned(bytes).map(|(_, payload)| payload)
+}
+
+/// The format version and the payload inside a frame, once all four header fields are checked.
+pub fn unframe_versioned(bytes: &[u8]) -> Result<(u32, &[u8]), LoadError> {
     if bytes.is_empty() {
         return Err(LoadError::Empty);
     }
@@ -152,7 +180,7 @@ pub fn unframe(bytes: &[u8]) -> Result<&[u8], LoadError> {
     if version > VERSION {
         return Err(LoadError::FutureVersion { found: version });
     }
-    if version != VERSION {
+    if version < OLDEST_VERSION {
         return Err(LoadError::UnknownVersion { found: version });
     }
     let length = word(8) as usize;
@@ -170,13 +198,25 @@ pub fn unframe(bytes: &[u8]) -> Result<&[u8], LoadError> {
     if crc32fast::hash(payload) != word(12) {
         return Err(LoadError::ChecksumMismatch);
     }
-    Ok(payload)
+    Ok((version, payload))
 }
 
-/// A validated state and its host names from a payload (the unframed postcard bytes).
+/// A validated state and its host names from a payload of this build's format (the unframed
+/// postcard bytes).
 pub fn decode_payload(payload: &[u8]) -> Result<(SimState, HostNames), LoadError> {
-    let ((mut state, names), rest): ((SimState, HostNames), &[u8]) =
-        postcard::take_from_bytes(payload).map_err(|e| LoadError::Malformed(e.to_string()))?;
+    decode_payload_of(VERSION, payload)
+}
+
+/// A validated state and its host names from a payload of format `version`.
+fn decode_payload_of(version: u32, payload: &[u8]) -> Result<(SimState, HostNames), LoadError> {
+    let malformed = |e: postcard::Error| LoadError::Malformed(e.to_string());
+    let ((mut state, names), rest): ((SimState, HostNames), &[u8]) = if version == 2 {
+        let ((state, v2), rest): ((SimState, HostNamesV2), &[u8]) =
+            postcard::take_from_bytes(payload).map_err(malformed)?;
+        ((state, HostNames { targets: v2.targets, archetypes: v2.archetypes, parts: Vec::new() }), rest)
+    } else {
+        postcard::take_from_bytes(payload).map_err(malformed)?
+    };
     if !rest.is_empty() {
         return Err(LoadError::Malformed(format!("{} bytes left after the world", rest.len())));
     }
@@ -188,7 +228,8 @@ pub fn decode_payload(payload: &[u8]) -> Result<(SimState, HostNames), LoadError
 
 /// A validated state and its host names from framed bytes.
 pub fn decode_named(bytes: &[u8]) -> Result<(SimState, HostNames), LoadError> {
-    decode_payload(unframe(bytes)?)
+    let (version, payload) = unframe_versioned(bytes)?;
+    decode_payload_of(version, payload)
 }
 
 /// A validated state from framed bytes (host names dropped).
@@ -215,6 +256,7 @@ mod tests {
 
     use super::*;
     use crate::config::{Archetype, WorldSettings};
+    use crate::host_parts::PartState;
 
     fn world() -> World {
         let mut w = World::new(WorldSettings { max_agents: 16, worker_threads: 1, ..Default::default() });
@@ -319,13 +361,48 @@ mod tests {
     #[test]
     fn host_names_round_trip_and_are_checked() {
         let w = world();
-        let names = HostNames { targets: vec![(0, "../Player".into())], archetypes: vec!["res://zombie.tres".into()] };
+        let door = |route_cost: f32| HostPart {
+            name: "../Door".into(),
+            state: PartState::Modifier { open: true, enabled: false, route_cost },
+        };
+        let names = HostNames {
+            targets: vec![(0, "../Player".into())],
+            archetypes: vec!["res://zombie.tres".into()],
+            parts: vec![door(3.0)],
+        };
         let (_, back) = decode_named(&encode_named(w.state(), &names)).unwrap();
         assert_eq!(back, names);
-        let bad = HostNames { targets: vec![(3, "../Ghost".into())], archetypes: vec![] };
+        let bad = HostNames { targets: vec![(3, "../Ghost".into())], ..Default::default() };
         let err = decode_named(&encode_named(w.state(), &bad)).unwrap_err().to_string();
         assert!(err.contains("../Ghost"), "{err}");
-        let bad = HostNames { targets: vec![], archetypes: vec!["a".into(), "b".into()] };
+        let bad = HostNames { archetypes: vec!["a".into(), "b".into()], ..Default::default() };
         assert!(decode_named(&encode_named(w.state(), &bad)).is_err());
+        let bad = HostNames { parts: vec![door(f32::NAN)], ..Default::default() };
+        let err = decode_named(&encode_named(w.state(), &bad)).unwrap_err().to_string();
+        assert!(err.contains("modifier '../Door': route cost NaN"), "{err}");
+        let bad = HostNames { parts: vec![door(1.0), door(2.0)], ..Default::default() };
+        let err = decode_named(&encode_named(w.state(), &bad)).unwrap_err().to_string();
+        assert!(err.contains("saved twice"), "{err}");
+    }
+
+    /// Format 2 (no host parts) still loads, with no parts.
+    #[test]
+    fn format_2_saves_still_load() {
+        #[derive(Serialize)]
+        struct V2<'a> {
+            targets: &'a [(u32, String)],
+            archetypes: &'a [String],
+        }
+        let w = world();
+        let targets = vec![(0, "../Player".to_string())];
+        let payload = postcard::to_stdvec(&(w.state(), V2 { targets: &targets, archetypes: &[] })).unwrap();
+        let mut bytes = frame(&payload);
+        bytes[4..8].copy_from_slice(&2u32.to_le_bytes());
+        let (state, names) = decode_named(&bytes).unwrap();
+        assert_eq!(names.targets, targets);
+        assert!(names.parts.is_empty());
+        assert_eq!(World::from_state(state).save(), w.save());
+        bytes[4..8].copy_from_slice(&1u32.to_le_bytes());
+        assert_eq!(decode_named(&bytes).unwrap_err(), LoadError::UnknownVersion { found: 1 });
     }
 }

@@ -95,7 +95,7 @@ pub struct TickEnd {
 /// The director's runtime state. One tick, in order: [`Self::sweep_due`] (then
 /// [`Self::forget`] the dead), while running [`Self::wanted`] then [`Self::record_spawned`],
 /// [`Self::recycle_due`], [`Self::end_tick`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Director {
     running: bool,
     pending_initial: i64,
@@ -126,6 +126,23 @@ impl Director {
         self.pending_initial = initial_batch.clamp(0, MAX_COUNT);
         self.spawned_total = 0;
         self.rate_acc = 0.0;
+    }
+
+    /// Whether a saved schedule could have been reached: counts within `0..=MAX_COUNT`, the rate
+    /// accumulator and the timers finite and not negative. Says what is wrong otherwise.
+    pub fn validate(&self) -> Result<(), String> {
+        let counts = [self.pending_initial, self.spawned_total];
+        if counts.iter().any(|c| !(0..=MAX_COUNT).contains(c)) {
+            return Err(format!("counts {counts:?} outside 0..={MAX_COUNT}"));
+        }
+        let clocks = [self.rate_acc, self.sweep_timer, self.recycle_timer];
+        if clocks.iter().any(|c| !(c.is_finite() && *c >= 0.0)) {
+            return Err(format!("rate and timers {clocks:?}"));
+        }
+        if self.alive.len() > MAX_COUNT as usize || self.alive.iter().any(|id| *id < 0) {
+            return Err(format!("{} live agents, or a negative id", self.alive.len()));
+        }
+        Ok(())
     }
 
     pub fn stop(&mut self) {

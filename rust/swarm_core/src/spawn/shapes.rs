@@ -12,7 +12,7 @@ pub const BODY_HEIGHT: f32 = 2.0;
 
 /// A small seeded generator (SplitMix64): the same seed gives the same sequence on every
 /// platform, independent of any engine's global random state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SpawnRng(u64);
 
 impl SpawnRng {

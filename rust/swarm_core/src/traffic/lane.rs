@@ -17,7 +17,7 @@ use crate::bounds::traffic as tb;
 use crate::sanitize::finite_clamp;
 
 /// One lane of traffic.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Lane {
     pub(crate) profile: TrafficProfile,
     pub(crate) length: f32,
