@@ -60,9 +60,7 @@ impl HostPart {
                 (!(route_cost.is_finite() && *route_cost >= 0.0)).then(|| format!("route cost {route_cost}"))
             }
             PartState::Breakable { core, saved_route_cost, .. } => core.validate().err().or_else(|| {
-                saved_route_cost
-                    .filter(|c| !(c.is_finite() && *c >= 0.0))
-                    .map(|c| format!("saved route cost {c}"))
+                saved_route_cost.filter(|c| !(c.is_finite() && *c >= 0.0)).map(|c| format!("saved route cost {c}"))
             }),
             PartState::Spawner { .. } => None,
             PartState::Director { schedule, .. } => schedule.validate().err(),
@@ -123,12 +121,11 @@ impl Lane {
             return Err(format!("head {} of {n} vehicles", self.head));
         }
         let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
-        if !finite(&self.s) || !finite(&self.moved) || !finite(&self.budget) {
-            return Err("a vehicle's travel is not a number".into());
+        if ![&self.s, &self.speed, &self.moved, &self.budget, &self.timer].iter().all(|v| finite(v)) {
+            return Err("a vehicle's travel, speed or pause is not a number".into());
         }
-        let non_negative = |v: &[f32]| v.iter().all(|x| x.is_finite() && *x >= 0.0);
-        if !non_negative(&self.speed) || !non_negative(&self.timer) || !non_negative(&self.half) {
-            return Err("a vehicle's speed, pause or length is negative or not a number".into());
+        if !self.half.iter().all(|h| h.is_finite() && *h > 0.0) {
+            return Err("a vehicle's length is not a positive number".into());
         }
         if let Some(w) = &self.window {
             if ![w.trail, w.lead, w.behind, w.ahead, w.anchor].iter().all(|x| x.is_finite()) || w.trail > w.lead {
@@ -206,7 +203,7 @@ mod tests {
         assert!(e.contains("modifier 'n'") && e.contains("route cost NaN"), "{e}");
         let mut l = lane();
         l.speed[0] = f32::NAN;
-        assert!(part(PartState::Lane(Box::new(l))).validate().unwrap_err().contains("speed"));
+        assert!(part(PartState::Lane(Box::new(l))).validate().unwrap_err().contains("speed"), "NaN speed");
         let mut l = lane();
         l.kind.pop();
         assert!(part(PartState::Lane(Box::new(l))).validate().unwrap_err().contains("columns"));

@@ -7,6 +7,10 @@ use godot::prelude::*;
 
 pub const MANAGER_GROUP: &str = "swarm_managers";
 pub const TARGET_GROUP: &str = "swarm_targets";
+/// Spawners, directors and traffic lanes, found by the manager when it saves their state.
+pub const SPAWNER_GROUP: &str = "swarm_spawners";
+pub const DIRECTOR_GROUP: &str = "swarm_directors";
+pub const LANE_GROUP: &str = "swarm_traffic_lanes";
 
 /// The manager node that `node` belongs to, or why there is none.
 pub fn find_manager_node(node: &Gd<Node>) -> Result<Gd<Node>, String> {

@@ -7,6 +7,7 @@ use godot::classes::notify::NodeNotification;
 use godot::classes::{Area3D, CollisionObject3D, CollisionPolygon3D, CollisionShape3D, Engine, INode, Node};
 use godot::prelude::*;
 use swarm_core::breakable::{valid_amount, BreakState, BreakableConfig, BreakableEvent, BreakableState};
+use swarm_core::host_parts::PartState;
 
 use crate::class_enum::class_enum;
 use crate::lookup::MANAGER_GROUP;
@@ -436,6 +437,32 @@ impl SwarmBreakable {
         }
     }
 
+    /// The state to save (see `host_parts`): health and state, and what the break and the damaged
+    /// crossing changed on the modifier.
+    pub(crate) fn saved_part(&self) -> PartState {
+        let core = self.core.unwrap_or_else(|| BreakableState::new(&self.config()));
+        PartState::Breakable { core, switched_off: self.switched_off, saved_route_cost: self.saved_route_cost }
+    }
+
+    /// Takes a saved state over, with no signals: undoes what the current state did to colliders
+    /// and visibility, then does what the saved one did. The modifier's own switches and route
+    /// cost are restored with the modifier.
+    pub(crate) fn restore_part(&mut self, core: BreakableState, switched_off: bool, saved_route_cost: Option<f32>) {
+        self.ensure_started();
+        for mut c in std::mem::take(&mut self.disabled_colliders) {
+            if c.is_instance_valid() {
+                c.set("disabled", &false.to_variant());
+            }
+        }
+        self.set_start_visibility();
+        self.core = Some(core);
+        self.switched_off = switched_off;
+        self.saved_route_cost = saved_route_cost;
+        if core.state() == BreakState::Broken {
+            self.break_colliders_and_visibility(self.modifier());
+        }
+    }
+
     /// The break's engine side: the modifier switches off, colliders switch off, break visibility.
     fn switch_off(&mut self) {
         let modifier = self.modifier();
@@ -448,6 +475,11 @@ impl SwarmBreakable {
         } else {
             self.report_setup();
         }
+        self.break_colliders_and_visibility(modifier);
+    }
+
+    /// The colliders the break disables and the nodes it hides and shows.
+    fn break_colliders_and_visibility(&mut self, modifier: Option<Gd<SwarmFlowModifier>>) {
         if self.disable_colliders_on_break {
             let shown = self.resolve("show_on_break");
             if let Some(body) = modifier.as_ref().and_then(body_of) {

@@ -7,12 +7,13 @@ use godot::classes::{Engine, INode, Node};
 use godot::prelude::*;
 use swarm_core::bounds::director as db;
 use swarm_core::glam::Vec3;
+use swarm_core::host_parts::PartState;
 use swarm_core::spawn::director::{distribute, limit_to_room, Director, DirectorConfig, Mode};
 use swarm_core::spawn::recycle::{best_point, heading, nearest_player};
 
 use crate::class_enum::class_enum;
 use crate::convert::{to_vec3, to_vector3, Checker};
-use crate::lookup::TARGET_GROUP;
+use crate::lookup::{DIRECTOR_GROUP, TARGET_GROUP};
 use crate::nodes::manager::SwarmManager;
 use crate::nodes::spawners::{ground_height, manager_view, AnySpawner};
 use crate::nodes::target::SwarmTarget;
@@ -111,6 +112,10 @@ pub struct SwarmSpawnerDirector {
 
 #[godot_api]
 impl INode for SwarmSpawnerDirector {
+    fn enter_tree(&mut self) {
+        self.base_mut().add_to_group(DIRECTOR_GROUP);
+    }
+
     fn ready(&mut self) {
         if self.auto_start && !Engine::singleton().is_editor_hint() {
             self.trigger();
@@ -531,5 +536,19 @@ impl SwarmSpawnerDirector {
         }
         self.last_target_pos = seen;
         out
+    }
+}
+
+impl SwarmSpawnerDirector {
+    /// The state to save (see `host_parts`): the schedule and the next spawner to use.
+    pub(crate) fn saved_part(&self) -> PartState {
+        PartState::Director { schedule: self.schedule.clone(), cursor: self.cursor.min(u32::MAX as usize) as u32 }
+    }
+
+    /// Takes a saved schedule over (checked when the save was read).
+    pub(crate) fn restore_part(&mut self, schedule: Director, cursor: u32) {
+        self.schedule = schedule;
+        self.cursor = cursor as usize;
+        self.last_target_pos.clear();
     }
 }

@@ -8,6 +8,7 @@ use godot::prelude::*;
 use godot::register::info::{PropertyInfo, PropertyUsageFlags};
 use swarm_core::flow_field::{ModifierBox, ModifierLayer, RouteMode};
 use swarm_core::glam::{Mat3, Vec3};
+use swarm_core::host_parts::PartState;
 
 use crate::class_enum::class_enum;
 use crate::convert::to_vec3;
@@ -352,6 +353,19 @@ impl SwarmFlowModifier {
 
     pub fn is_enabled(&self) -> bool {
         self.enabled
+    }
+
+    /// The state to save (see `host_parts`): the runtime switches and the route cost.
+    pub(crate) fn saved_part(&self) -> PartState {
+        PartState::Modifier { open: self.is_open, enabled: self.enabled, route_cost: self.route_cost }
+    }
+
+    /// Takes saved switches and route cost over (checked when the save was read).
+    pub(crate) fn restore_part(&mut self, open: bool, enabled: bool, route_cost: f32) {
+        self.is_open = open;
+        self.enabled = enabled;
+        self.route_cost = route_cost;
+        self.force_pending = true;
     }
 
     /// Switches the box on or off, as [member enabled] does (a breakable at its break and repair).

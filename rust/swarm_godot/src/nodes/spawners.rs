@@ -9,11 +9,13 @@
 use godot::classes::{Engine, INode3D, Node3D, Time};
 use godot::prelude::*;
 use swarm_core::glam::{Affine3A, Mat3, Vec2};
+use swarm_core::host_parts::PartState;
 use swarm_core::spawn::{Shape, SpawnArea, SpawnRng};
 use swarm_core::Frustum;
 
 use crate::class_enum::class_enum;
 use crate::convert::{to_vec3, to_vector3, Checker};
+use crate::lookup::SPAWNER_GROUP;
 use crate::nodes::manager::SwarmManager;
 use crate::resources::archetype::SwarmAgentArchetype;
 use crate::resources::spawn_profile::{Picker, SwarmSpawnProfile};
@@ -98,6 +100,21 @@ pub trait SpawnerNode {
 
     fn label(&self) -> String {
         format!("{} '{}'", Self::CLASS, self.node().get_name())
+    }
+
+    /// The state to save (see `host_parts`): the generator as the next spawn would start it.
+    fn saved_part(&mut self) -> PartState {
+        let seed = self.common().random_seed;
+        let rng = match self.state().rng {
+            Some((s, rng)) if s == seed => rng,
+            _ => SpawnRng::new(seed),
+        };
+        PartState::Spawner { seed, rng }
+    }
+
+    /// Takes a saved generator over (a spawner whose seed changed since starts from its new one).
+    fn restore_part(&mut self, seed: i64, rng: SpawnRng) {
+        self.state().rng = Some((seed, rng));
     }
 
     /// The snapshot and every problem found (not printed). `profile` replaces the spawner's own
@@ -562,6 +579,10 @@ impl SpawnerNode for SwarmRingSpawner {
 
 #[godot_api]
 impl INode3D for SwarmRectSpawner {
+    fn enter_tree(&mut self) {
+        self.base_mut().add_to_group(SPAWNER_GROUP);
+    }
+
     fn ready(&mut self) {
         if self.auto_spawn {
             auto_spawn(AnySpawner::Rect(self.to_gd()));
@@ -575,6 +596,10 @@ impl INode3D for SwarmRectSpawner {
 
 #[godot_api]
 impl INode3D for SwarmRingSpawner {
+    fn enter_tree(&mut self) {
+        self.base_mut().add_to_group(SPAWNER_GROUP);
+    }
+
     fn ready(&mut self) {
         if self.auto_spawn {
             auto_spawn(AnySpawner::Ring(self.to_gd()));

@@ -20,6 +20,7 @@ mod outbox;
 mod persistence;
 mod registration;
 mod registry;
+mod saved_parts;
 mod sight_rays;
 mod world_sync;
 

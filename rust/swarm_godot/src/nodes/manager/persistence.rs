@@ -1,7 +1,8 @@
 //! Saving and loading the whole simulation: `save_state` frames the core state with the names
 //! the manager knows its parts by (each registered target's node path relative to the manager,
-//! each archetype's resource path); `load_state` decodes and validates everything, binds the
-//! names to this scene's nodes and resources, and only then replaces the running world. A
+//! each archetype's resource path) and the state nodes keep beside it (`saved_parts`);
+//! `load_state` decodes and validates everything, binds the names to this scene's nodes and
+//! resources, and only then replaces the running world and hands the nodes their state. A
 //! target whose node is gone is reported and removed (its agents choose targets on their own
 //! again); any other failure leaves the running simulation untouched.
 
@@ -18,7 +19,12 @@ use crate::resources::archetype::SwarmAgentArchetype;
 impl SwarmManager {
     /// The whole simulation as bytes: every agent with all its state (perception memory,
     /// attack timers, formation orders), ids and their generations, targets (by node path),
-    /// the flow field with its modifier layer and fields in progress, and the random generator.
+    /// the flow field with its modifier layer and fields in progress, and the random generator;
+    /// and, by node path, the state kept in nodes: each registered [SwarmFlowModifier]'s
+    /// [member SwarmFlowModifier.is_open], [member SwarmFlowModifier.enabled] and
+    /// [member SwarmFlowModifier.route_cost], each [SwarmBreakable]'s health and state, the
+    /// generators of this manager's spawners, its directors' schedules, and every running
+    /// [SwarmTrafficLane]'s vehicles.
     /// [method load_state] restores it; stepping on from there gives bit-identical results.
     /// Store the bytes with [method FileAccess.store_buffer] (see the README).
     #[func]
@@ -33,6 +39,7 @@ impl SwarmManager {
                 .map(|e| (e.handle, this.get_path_to(&e.node).to_string()))
                 .collect(),
             archetypes: self.registry.archetypes.iter().map(|e| e.res.get_path().to_string()).collect(),
+            parts: self.collect_parts(),
         };
         let world = self.world_mut();
         PackedByteArray::from(save::encode_named(world.state(), &names).as_slice())
@@ -42,7 +49,11 @@ impl SwarmManager {
     /// [constant OK], or an error (with a message saying what was wrong) for damaged,
     /// truncated, empty, foreign or newer-version bytes, or a save whose archetype resources
     /// cannot be found; the running simulation is then left as it was. A saved target whose
-    /// node no longer exists is reported and its agents choose their targets on their own.
+    /// node no longer exists is reported and its agents choose their targets on their own; the
+    /// state of a saved node that is gone is reported and skipped. Nodes take their saved state
+    /// without emitting signals (read [method SwarmBreakable.get_state] and the like after
+    /// loading). A traffic lane takes its saved vehicles only if it is built alike (same curve,
+    /// vehicles and seed); one not running yet takes them when it starts.
     #[func]
     pub(crate) fn load_state(&mut self, data: PackedByteArray) -> Error {
         let (state, names) = match save::decode_named(data.as_slice()) {
@@ -89,6 +100,7 @@ impl SwarmManager {
         self.registry.modifiers_dirty = true;
         self.corpses.clear();
         self.visuals.invalidate();
+        self.restore_parts(names.parts);
         Error::OK
     }
 }

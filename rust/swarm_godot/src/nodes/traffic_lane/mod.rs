@@ -9,9 +9,11 @@ mod running;
 use godot::classes::{Camera3D, Curve3D, Engine, INode3D, Mesh, Node3D, Path3D};
 use godot::prelude::*;
 use swarm_core::bounds::traffic as tb;
-use swarm_core::traffic::TrafficProfile;
+use swarm_core::host_parts::PartState;
+use swarm_core::traffic::{Lane, TrafficProfile};
 
 use crate::convert::{finding_message_as, to_vec3, Checker};
+use crate::lookup::LANE_GROUP;
 use crate::resources::traffic_profile::SwarmTrafficProfile;
 use running::{BuildInput, BuildKey, Running};
 
@@ -87,6 +89,8 @@ pub struct SwarmTrafficLane {
     vehicle_weights: PackedFloat32Array,
 
     running: Option<Running>,
+    /// A loaded lane waiting for the lane to be built (see [`Self::restore_part`]).
+    pending_restore: Option<Box<Lane>>,
     /// Problems last reported (each reported once while it lasts).
     reported: Vec<String>,
     /// The lane has run: a path that goes away later is no error (it may be leaving the tree).
@@ -104,6 +108,7 @@ pub struct SwarmTrafficLane {
 #[godot_api]
 impl INode3D for SwarmTrafficLane {
     fn enter_tree(&mut self) {
+        self.base_mut().add_to_group(LANE_GROUP);
         if !Engine::singleton().is_editor_hint() {
             let name = self.base().get_name().to_string();
             self.monitors = monitors::add(&name, self.base().instance_id(), Self::stat_of);
@@ -422,6 +427,9 @@ impl SwarmTrafficLane {
             self.running = Some(Running::build(key, input, &mut base));
             self.ran = true;
         }
+        if let Some(saved) = self.pending_restore.take() {
+            self.take_lane(saved);
+        }
         let listener = self.listener().filter(|c| c.is_inside_tree()).map(|c| to_vec3(c.get_global_position()));
         let actor = self.wake_actor.map(|(id, last)| {
             let now = Gd::<Node3D>::try_from_instance_id(id).ok().filter(|a| a.is_inside_tree());
@@ -477,6 +485,36 @@ impl SwarmTrafficLane {
             stream: p.as_ref().and_then(|p| p.engine_stream()).map(|s| s.instance_id()),
             max_voices: profile.max_voices,
             layers: p.as_ref().map_or((1, 1), |p| (p.collision_layer(), p.collision_mask())),
+        }
+    }
+}
+
+impl SwarmTrafficLane {
+    /// The state to save (see `host_parts`): the running lane's vehicles, generator and window;
+    /// `None` before the lane first runs.
+    pub(crate) fn saved_part(&self) -> Option<PartState> {
+        self.running.as_ref().map(|r| PartState::Lane(Box::new(r.lane.clone())))
+    }
+
+    /// Takes a saved lane over now if the lane runs, else once it is built.
+    pub(crate) fn restore_part(&mut self, saved: Box<Lane>) {
+        if self.running.is_some() {
+            self.take_lane(saved);
+        } else {
+            self.pending_restore = Some(saved);
+        }
+    }
+
+    /// Replaces the running lane with `saved` when it was built alike (same curve length,
+    /// direction and vehicles); otherwise warns and keeps the lane as it is.
+    fn take_lane(&mut self, saved: Box<Lane>) {
+        let Some(r) = self.running.as_mut() else { return };
+        match r.lane.matches(&saved) {
+            Ok(()) => r.lane = *saved,
+            Err(why) => godot_warn!(
+                "SwarmTrafficLane '{}': load_state: {why}; the lane keeps its own vehicles",
+                self.base().get_name()
+            ),
         }
     }
 }
