@@ -36,11 +36,26 @@ pub struct IdTable {
     dense: Vec<u32>,
     /// Free slots, reused last-in first-out.
     free: Vec<u32>,
+    /// Generation a new slot starts at (see [`Self::set_generation_base`]). Not saved.
+    #[serde(skip)]
+    base: u32,
 }
 
 impl IdTable {
     pub fn with_capacity(cap: usize) -> Self {
-        Self { generation: Vec::with_capacity(cap), dense: Vec::with_capacity(cap), free: Vec::with_capacity(cap) }
+        Self {
+            generation: Vec::with_capacity(cap),
+            dense: Vec::with_capacity(cap),
+            free: Vec::with_capacity(cap),
+            base: 0,
+        }
+    }
+
+    /// The generation slots created from now on start at. A host running several tables gives
+    /// each its own, so an id of one is stale in another: it names the same slot only with the
+    /// same generation, which two bases far apart reach only after about a billion despawns.
+    pub fn set_generation_base(&mut self, base: u32) {
+        self.base = base & 0x7fff_ffff;
     }
 
     /// Allocates a slot for an agent that will live at `dense_index`.
@@ -48,7 +63,7 @@ impl IdTable {
         let slot = match self.free.pop() {
             Some(s) => s,
             None => {
-                self.generation.push(0);
+                self.generation.push(self.base);
                 self.dense.push(NONE);
                 (self.generation.len() - 1) as u32
             }
@@ -161,5 +176,20 @@ mod tests {
         assert_ne!(c, a);
         assert_eq!(t.resolve(c), Some(0));
         assert_eq!(t.resolve(a), None);
+    }
+
+    #[test]
+    fn ids_of_tables_with_other_bases_are_stale() {
+        let mut a = IdTable::with_capacity(4);
+        let mut b = IdTable::with_capacity(4);
+        a.set_generation_base(7);
+        b.set_generation_base(0x4000_0000);
+        let ia = a.allocate(0);
+        let ib = b.allocate(0);
+        assert_eq!((ia.slot, ib.slot), (0, 0));
+        assert_eq!(a.resolve(ia), Some(0));
+        assert_eq!(b.resolve(ia), None);
+        assert_eq!(a.resolve(ib), None);
+        assert!(ib.to_i64() >= 0 && AgentId::from_i64(ib.to_i64()) == Some(ib));
     }
 }

@@ -56,6 +56,12 @@ impl SpatialGrid {
         &self.entries
     }
 
+    /// The ground-plane rectangle the cells cover: (lowest corner, highest corner).
+    pub fn bounds(&self) -> (Vec2, Vec2) {
+        let size = Vec2::new(self.dims_x as f32, self.dims_z as f32) * self.cell_size;
+        (self.origin, self.origin + size)
+    }
+
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }

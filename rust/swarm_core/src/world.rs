@@ -121,6 +121,13 @@ impl World {
         Self::from_state(SimState::new(settings.sanitized()))
     }
 
+    /// The generation agent slots created from now on start at (see
+    /// [`crate::ids::IdTable::set_generation_base`]): give each world of a host its own, and an id of one is
+    /// stale in the others. Not saved: set it again after loading.
+    pub fn set_id_generation_base(&mut self, base: u32) {
+        self.state.ids.set_generation_base(base);
+    }
+
     // ----- state and workspace -----
 
     /// A world around `state` (a fresh workspace: thread pool, grid marked dirty). A state taken
@@ -734,11 +741,17 @@ impl World {
             return None;
         }
         self.ensure_grid();
+        let step = self.ws.grid.cell_size().max(0.25);
+        let reach = step + self.ws.maxima.max_radius;
+        // Only the part of the ray over the agents' grid can hit one: sample that part alone,
+        // so a ray of any length keeps its samples a step apart.
+        let (lo, hi) = self.ws.grid.bounds();
+        let Some((from, to)) = clip_to_rect(from, to, lo - Vec2::splat(reach), hi + Vec2::splat(reach)) else {
+            return None;
+        };
         let (a, b) = (Vec2::new(from.x, from.z), Vec2::new(to.x, to.z));
         let seg = b - a;
         let len = seg.length();
-        let step = self.ws.grid.cell_size().max(0.25);
-        let reach = step + self.ws.maxima.max_radius;
         let samples = (len / step).ceil() as usize + 1;
         let height = self.state.settings.agent_height;
         let mut best: Option<(f32, u32)> = None;
@@ -761,4 +774,40 @@ impl World {
         }
         best.map(|(t, j)| (self.id_at(j as usize), from + (to - from) * t))
     }
+}
+
+/// The part of the segment `from..to` whose ground-plane projection lies in the rectangle
+/// `lo..hi` (x, z), or `None` when none does. Computed in f64, so a segment far longer than the
+/// rectangle is cut without losing the rectangle's precision.
+fn clip_to_rect(from: Vec3, to: Vec3, lo: Vec2, hi: Vec2) -> Option<(Vec3, Vec3)> {
+    let (f, t) = (from.as_dvec3(), to.as_dvec3());
+    let d = t - f;
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, dp, l, h) in [(f.x, d.x, lo.x as f64, hi.x as f64), (f.z, d.z, lo.y as f64, hi.y as f64)] {
+        if dp == 0.0 {
+            if p < l || p > h {
+                return None;
+            }
+        } else {
+            let (mut a, mut b) = ((l - p) / dp, (h - p) / dp);
+            if a > b {
+                std::mem::swap(&mut a, &mut b);
+            }
+            t0 = t0.max(a);
+            t1 = t1.min(b);
+        }
+    }
+    if t0 > t1 {
+        return None;
+    }
+    let at = |t: f64| {
+        if t <= 0.0 {
+            f
+        } else if t >= 1.0 {
+            f + d
+        } else {
+            f + d * t
+        }
+    };
+    Some((at(t0).as_vec3(), at(t1).as_vec3()))
 }

@@ -432,6 +432,15 @@ fn raycast_finds_the_nearest_agent_on_the_segment() {
     assert_eq!(w.raycast(Vec3::new(0.0, 3.0, 0.0), Vec3::new(20.0, 3.0, 0.0)), None);
     // From the other side, the far one is first.
     assert_eq!(w.raycast(Vec3::new(20.0, 1.0, 0.0), Vec3::new(0.0, 1.0, 0.0)).unwrap().0, far);
+    // A ray a billion metres long (its sample count would be in the billions) is cut to the
+    // agents' grid: the same hit, at the same point.
+    let (hit, q) = w.raycast(Vec3::new(-1e9, 1.0, 0.0), Vec3::new(1e9, 1.0, 0.0)).unwrap();
+    assert_eq!(hit, near);
+    assert!((q - p).length() < 0.1, "{q:?} against {p:?}");
+    let (hit, _) = w.raycast(Vec3::new(0.0, 1.0, 0.0), Vec3::new(1e30, 1.0, 0.0)).unwrap();
+    assert_eq!(hit, near);
+    // A ray that passes beside the grid hits nothing.
+    assert_eq!(w.raycast(Vec3::new(-1e9, 1.0, 500.0), Vec3::new(1e9, 1.0, 500.0)), None);
 }
 
 #[test]

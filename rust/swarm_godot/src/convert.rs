@@ -7,6 +7,13 @@ use swarm_core::glam::Vec3;
 use swarm_core::sanitize::{End, Finding, FloatBound, IntBound, Reason};
 use swarm_core::Range;
 
+/// A position the world can hold: finite and within 1e9 m of the origin on every axis (the
+/// core refuses anything farther; see `swarm_core::bounds::load::MAX_COORD`).
+pub fn usable_position(p: Vector3) -> bool {
+    let far = swarm_core::bounds::load::MAX_COORD;
+    p.is_finite() && p.x.abs() <= far && p.y.abs() <= far && p.z.abs() <= far
+}
+
 #[inline]
 pub fn to_vec3(v: Vector3) -> Vec3 {
     Vec3::new(v.x, v.y, v.z)

@@ -11,7 +11,7 @@ use swarm_core::glam::{Mat3, Vec3};
 use swarm_core::host_parts::PartState;
 
 use crate::class_enum::class_enum;
-use crate::convert::to_vec3;
+use crate::convert::{to_vec3, usable_position};
 use crate::lookup::find_manager_node;
 use crate::nodes::link::{BoxFeedback, ManagerFacts};
 
@@ -309,7 +309,8 @@ impl SwarmFlowModifier {
             cols[1].normalize_or(Vec3::Y),
             cols[2].normalize_or(Vec3::Z),
         );
-        let size = to_vec3(self.size).abs().max(Vec3::splat(0.001)) * scale;
+        let far = Vec3::splat(swarm_core::bounds::load::MAX_COORD);
+        let size = (to_vec3(self.size).abs().max(Vec3::splat(0.001)) * scale).min(far);
         let cost = if self.route_cost.is_finite() { self.route_cost.max(0.0) } else { 0.0 };
         let route = match self.route.0 {
             0 => RouteMode::Free,
@@ -353,6 +354,18 @@ impl SwarmFlowModifier {
 
     pub fn is_enabled(&self) -> bool {
         self.enabled
+    }
+
+    /// What is wrong with the box's placement for the flow field, if anything: a centre or size
+    /// beyond 1e9 m (clamped by [`Self::snapshot`]).
+    pub(crate) fn placement_problem(&self) -> Option<String> {
+        let at = self.base().get_global_transform() * self.center;
+        (!usable_position(self.size) || !usable_position(at)).then(|| {
+            format!(
+                "size {} or centre {at} is not finite or beyond 1e9 m; the box is clamped (it covers at most the whole flow field)",
+                self.size
+            )
+        })
     }
 
     /// The state to save (see `host_parts`): the runtime switches and the route cost.

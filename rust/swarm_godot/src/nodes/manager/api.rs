@@ -6,7 +6,7 @@ use godot::prelude::*;
 use swarm_core::{AgentId, DamageResult, SpawnError};
 
 use super::SwarmManager;
-use crate::convert::{to_vec3, to_vector3};
+use crate::convert::{to_vec3, to_vector3, usable_position};
 use crate::flow_bake::{self, BakeSettings};
 use crate::nodes::target::SwarmTarget;
 use crate::resources::archetype::SwarmAgentArchetype;
@@ -189,8 +189,11 @@ impl SwarmManager {
             self.stale("set_agent_position", id);
             return false;
         };
-        if !position.is_finite() {
-            self.error("set_agent_position", format!("position {position} is not finite; agent not moved"));
+        if !usable_position(position) {
+            self.error(
+                "set_agent_position",
+                format!("position {position} is not finite or beyond 1e9 m; agent not moved"),
+            );
             return false;
         }
         self.world_mut().set_position(agent, to_vec3(position))
@@ -259,8 +262,8 @@ impl SwarmManager {
     /// dictionary when none.
     #[func]
     pub(crate) fn raycast_agents(&mut self, from: Vector3, to: Vector3) -> VarDictionary {
-        if !from.is_finite() || !to.is_finite() {
-            self.error("raycast_agents", format!("from {from} and to {to} must be finite"));
+        if !usable_position(from) || !usable_position(to) {
+            self.error("raycast_agents", format!("from {from} and to {to} must be finite and within 1e9 m"));
             return VarDictionary::new();
         }
         match self.world.as_mut().and_then(|w| w.raycast(to_vec3(from), to_vec3(to))) {
@@ -386,14 +389,17 @@ impl SwarmManager {
     /// non-finite position or a negative or non-finite radius.
     #[func]
     pub(crate) fn emit_noise(&mut self, position: Vector3, radius: f32) -> bool {
-        if !position.is_finite() {
-            self.error("emit_noise", format!("position {position} must be finite; the noise is ignored"));
-            return false;
-        }
-        if !radius.is_finite() || radius < 0.0 {
+        if !usable_position(position) {
             self.error(
                 "emit_noise",
-                format!("radius {radius} must be a finite number of metres, 0 or more; the noise is ignored"),
+                format!("position {position} must be finite and within 1e9 m; the noise is ignored"),
+            );
+            return false;
+        }
+        if !(0.0..=swarm_core::bounds::load::MAX_COORD).contains(&radius) {
+            self.error(
+                "emit_noise",
+                format!("radius {radius} must be a finite number of metres, 0 to 1e9; the noise is ignored"),
             );
             return false;
         }
@@ -446,7 +452,9 @@ impl SwarmManager {
     fn stale(&self, method: &str, id: i64) {
         self.error(
             method,
-            format!("agent id {id} is stale or unknown (the agent was despawned, or the id never existed)"),
+            format!(
+                "agent id {id} is stale or unknown (the agent was despawned, the id never existed, or it is another manager's)"
+            ),
         );
     }
 

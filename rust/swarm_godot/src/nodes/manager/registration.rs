@@ -14,7 +14,7 @@ use swarm_core::glam::Vec3;
 
 use super::registry::{ArchetypeEntry, ModifierEntry, Receiver, Registry, TargetEntry};
 use super::SwarmManager;
-use crate::convert::{to_vec3, Checker};
+use crate::convert::{to_vec3, usable_position, Checker};
 use crate::lookup::TARGET_GROUP;
 use crate::nodes::breakable::SwarmBreakable;
 use crate::nodes::flow_modifier::{SwarmFlowModifier, MODIFIER_GROUP};
@@ -239,6 +239,9 @@ impl SwarmManager {
             if forced || snap.needs_restamp(&e.stamped) {
                 e.stamped = snap;
                 dirty = true;
+                if let Some(p) = e.node.bind().placement_problem() {
+                    godot_error!("{label}: SwarmFlowModifier '{}': {p}", e.node.get_name());
+                }
             }
         }
         if !dirty {
@@ -338,10 +341,10 @@ fn read_target(t: &Gd<SwarmTarget>, manager: &str) -> (Option<Vec3>, f32, bool, 
         (b.priority(), b.enabled())
     };
     let priority = c.f(&swarm_core::bounds::target::PRIORITY, priority);
-    let pos = if gp.is_finite() {
+    let pos = if usable_position(gp) {
         Some(to_vec3(gp))
     } else {
-        c.problems.push(format!("{manager}: SwarmTarget '{}': global_position {gp} is not finite; agents keep chasing its last valid position", t.get_name()));
+        c.problems.push(format!("{manager}: SwarmTarget '{}': global_position {gp} is not finite or beyond 1e9 m; agents keep chasing its last valid position", t.get_name()));
         None
     };
     (pos, priority, enabled, c.problems)

@@ -75,13 +75,28 @@ impl SwarmManager {
         (s, problems)
     }
 
+    /// This manager's own generation base for agent ids (from its node path, or its name out of
+    /// the tree), so an id of another manager is stale here; the same scene gives the same ids
+    /// on every run.
+    pub(super) fn id_generation_base(&self) -> u32 {
+        use std::hash::{Hash, Hasher};
+        let node = self.base();
+        let name = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
+        // A fixed-key hasher: the same name gives the same base on every run and machine.
+        let mut h = std::hash::DefaultHasher::new();
+        name.hash(&mut h);
+        h.finish() as u32
+    }
+
     pub(super) fn world_mut(&mut self) -> &mut World {
         if self.world.is_none() {
             let (s, problems) = self.current_settings();
             for p in problems {
                 godot_error!("{p}");
             }
-            self.world = Some(World::new(s.clone()));
+            let mut w = World::new(s.clone());
+            w.set_id_generation_base(self.id_generation_base());
+            self.world = Some(w);
             self.visuals.invalidate();
             self.world_settings = Some(s);
         }
@@ -109,6 +124,7 @@ impl SwarmManager {
         }
         if world.count() == 0 {
             let mut w = World::new(s.clone());
+            w.set_id_generation_base(self.id_generation_base());
             self.registry.carry_over(&mut w);
             self.world = Some(w);
             self.visuals.invalidate();
