@@ -38,6 +38,7 @@ pub mod traffic;
 pub mod workspace;
 pub mod world;
 mod world_formations;
+mod world_raycast;
 
 pub use camera::Frustum;
 pub use combat::{AttackEvent, AttackProfile};

@@ -5,7 +5,7 @@
 //! in-editor help and GDScript's type checks all see the enum, not a bare int.
 //!
 //! gdext registers no enums of its own yet, so [`class_enum!`] writes the conversion traits by
-//! hand and [`register_all`] adds the constants when the classes are registered.
+//! hand, and the crate root adds the constants when the classes are registered.
 //!
 //! The field keeps the raw int it was given: a value outside the enum (a script writing
 //! `route = 7`, an old scene) is stored as written and refused, with the node and field
@@ -98,16 +98,3 @@ macro_rules! class_enum {
     };
 }
 pub(crate) use class_enum;
-
-/// Registers every class enum; called once the scene-level classes exist.
-pub(crate) fn register_all() {
-    use crate::nodes::{breakable, director, flow_modifier, spawners};
-    use crate::resources::{movement_profile, perception_profile};
-    flow_modifier::Route::register();
-    breakable::StateEnum::register();
-    director::ModeEnum::register();
-    spawners::RectFallback::register();
-    spawners::RingFallback::register();
-    movement_profile::OrientationModeEnum::register();
-    perception_profile::SightOcclusionEnum::register();
-}

@@ -23,7 +23,20 @@ struct SwarmExtension;
 unsafe impl ExtensionLibrary for SwarmExtension {
     fn on_stage_init(stage: InitStage) {
         if stage == InitStage::Scene {
-            class_enum::register_all();
+            register_class_enums();
         }
     }
+}
+
+/// Registers every class enum; called once the scene-level classes exist.
+fn register_class_enums() {
+    use crate::nodes::{breakable, director, flow_modifier, spawners};
+    use crate::resources::{movement_profile, perception_profile};
+    flow_modifier::Route::register();
+    breakable::StateEnum::register();
+    director::ModeEnum::register();
+    spawners::RectFallback::register();
+    spawners::RingFallback::register();
+    movement_profile::OrientationModeEnum::register();
+    perception_profile::SightOcclusionEnum::register();
 }
