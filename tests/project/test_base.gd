@@ -135,3 +135,15 @@ func make_flow_manager(n: String, max_agents: int = -1) -> SwarmManager:
 	check_eq(manager.bake_flow_field(), OK, "bake_flow_field")
 	manager.surface_flow_field_enabled = true
 	return manager
+
+
+## Every agent's id, position and velocity, in id order (to compare two runs).
+func record_agents(m: SwarmManager) -> Array:
+	var out := []
+	var ids := m.get_agent_ids()
+	ids.sort()
+	for id in ids:
+		out.append(id)
+		out.append(m.get_agent_position(id))
+		out.append(m.get_agent_velocity(id))
+	return out

@@ -29,11 +29,11 @@ func run() -> bool:
 	check(bytes.size() > 16, "save_state returned %d bytes" % bytes.size())
 	var count_at_save := m.get_agent_count()
 	await physics_frames(FRAMES)
-	var first := _record(m)
+	var first := record_agents(m)
 	check(m.load_state(bytes) == OK, "load_state of a fresh save")
 	check_eq(m.get_agent_count(), count_at_save, "agent count after load")
 	await physics_frames(FRAMES)
-	var second := _record(m)
+	var second := record_agents(m)
 	var differ := 0
 	for i in first.size():
 		if i >= second.size() or first[i] != second[i]:
@@ -42,7 +42,7 @@ func run() -> bool:
 	check(first.size() == second.size() and differ == 0, "stepping on after a load differs: %d of %d values" % [differ, first.size()])
 
 	# Bad bytes: each is refused and the running simulation is unchanged.
-	var before := _record(m)
+	var before := record_agents(m)
 	var truncated := bytes.slice(0, bytes.size() / 2)
 	var damaged := bytes.duplicate()
 	damaged[bytes.size() - 5] ^= 0x55
@@ -51,7 +51,7 @@ func run() -> bool:
 	var foreign := "GDSC not a swarm save".to_utf8_buffer()
 	for bad in [PackedByteArray(), foreign, truncated, damaged, future]:
 		check(m.load_state(bad) != OK, "bad bytes of size %d were accepted" % bad.size())
-	check(_record(m) == before, "a refused load changed the simulation")
+	check(record_agents(m) == before, "a refused load changed the simulation")
 
 	# A save whose target node is gone: reported, and its agents choose on their own.
 	target.free()
@@ -62,15 +62,3 @@ func run() -> bool:
 		finite_all = finite_all and finite(m.get_agent_position(id))
 	check(finite_all, "agents are finite after loading without their target")
 	return passed()
-
-
-## Every agent's id, position and velocity, in id order.
-func _record(m: SwarmManager) -> Array:
-	var out := []
-	var ids := m.get_agent_ids()
-	ids.sort()
-	for id in ids:
-		out.append(id)
-		out.append(m.get_agent_position(id))
-		out.append(m.get_agent_velocity(id))
-	return out

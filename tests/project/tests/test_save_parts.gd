@@ -129,11 +129,6 @@ func _play() -> Array:
 		await physics_frames(1)
 		if f % 10 == 9:
 			out.append(_nodes())
-	var ids := m.get_agent_ids()
-	ids.sort()
-	for id in ids:
-		out.append(id)
-		out.append(m.get_agent_position(id))
-		out.append(m.get_agent_velocity(id))
+	out.append_array(record_agents(m))
 	out.append(_nodes())
 	return out
