@@ -5,8 +5,12 @@
 //! and that whatever does load steps without NaN.
 
 use proptest::prelude::*;
+use swarm_core::breakable::{BreakableConfig, BreakableState};
 use swarm_core::glam::Vec3;
-use swarm_core::save::{self, LoadError, HEADER_LEN, VERSION};
+use swarm_core::host_parts::{HostPart, PartState};
+use swarm_core::save::{self, HostNames, LoadError, HEADER_LEN, VERSION};
+use swarm_core::spawn::{Director, DirectorConfig, Mode, SpawnRng};
+use swarm_core::traffic::{Lane, LaneSetup, TrafficProfile};
 use swarm_core::{Archetype, AttackProfile, World, WorldSettings};
 
 mod common;
@@ -117,8 +121,108 @@ fn load_and_step(bytes: &[u8]) {
     }
 }
 
+/// A save of `small_world` with one host part of every kind (a lane with a window, mid-run).
+fn save_with_parts() -> Vec<u8> {
+    let setup = LaneSetup {
+        length: 120.0,
+        closed: false,
+        reverse: true,
+        vehicle_count: 0,
+        window: Some((30.0, 50.0)),
+        anchor_offset: Some(40.0),
+        seed: 5,
+        kinds: Vec::new(),
+    };
+    let mut lane = Lane::new(TrafficProfile::default(), &setup);
+    for _ in 0..50 {
+        lane.step(DT);
+    }
+    let cfg = BreakableConfig::default();
+    let mut door = BreakableState::new(&cfg);
+    door.wear(&cfg, 60.0);
+    let mut director = Director::default();
+    director.trigger(5);
+    let part = |name: &str, state| HostPart { name: name.into(), state };
+    let names = HostNames {
+        parts: vec![
+            part("Door", PartState::Modifier { open: false, enabled: true, route_cost: 8.0 }),
+            part(
+                "Door/Breakable",
+                PartState::Breakable { core: door, switched_off: false, saved_route_cost: Some(8.0) },
+            ),
+            part("Spawner", PartState::Spawner { seed: 3, rng: SpawnRng::new(3) }),
+            part("Director", PartState::Director { schedule: director, cursor: 1 }),
+            part("Lane", PartState::Lane(Box::new(lane))),
+        ],
+        ..Default::default()
+    };
+    save::encode_named(small_world().state(), &names)
+}
+
+/// Decodes `bytes`; when they load, uses every part as a running game would (the lane steps,
+/// the breakable takes blows, the director schedules) and checks nothing panics or turns NaN.
+fn load_and_use_parts(bytes: &[u8]) {
+    let Ok((_, names)) = save::decode_named(bytes) else { return };
+    let director_cfg = DirectorConfig {
+        mode: Mode::Continuous,
+        initial_batch: 5,
+        spawn_rate: 2.0,
+        max_per_frame: 3,
+        max_alive: 20,
+        total_limit: 0,
+        recycle_distance: 0.0,
+        recycle_interval: 1.0,
+        recycle_max_per_pass: 0,
+    };
+    for p in names.parts {
+        match p.state {
+            PartState::Lane(mut lane) => {
+                for _ in 0..30 {
+                    lane.step(DT);
+                }
+                assert!((0..lane.len()).all(|k| lane.travel(k).is_finite() && lane.speed(k).is_finite()));
+            }
+            PartState::Breakable { mut core, .. } => {
+                let cfg = BreakableConfig::default();
+                core.wear(&cfg, 10.0);
+                core.settle(&cfg);
+                assert!(core.health().is_finite());
+            }
+            PartState::Director { mut schedule, .. } => {
+                let n = schedule.wanted(&director_cfg, DT as f64);
+                schedule.record_spawned(&director_cfg, (0..n.min(10)).map(|k| k + 1000));
+                schedule.end_tick(&director_cfg);
+            }
+            PartState::Spawner { mut rng, .. } => assert!(rng.next_f32().is_finite()),
+            PartState::Modifier { route_cost, .. } => assert!(route_cost.is_finite()),
+        }
+    }
+}
+
+#[test]
+fn a_save_with_host_parts_round_trips() {
+    let bytes = save_with_parts();
+    let (_, names) = save::decode_named(&bytes).expect("loads");
+    assert_eq!(names.parts.len(), 5);
+    load_and_use_parts(&bytes);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Damage in the host parts (the end of the payload) is refused or yields parts that run.
+    #[test]
+    fn mutated_host_parts_never_panic(edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6)) {
+        let bytes = save_with_parts();
+        let mut payload = payload_of(&bytes).to_vec();
+        // The parts come last; aim at the last 600 bytes.
+        let from = payload.len().saturating_sub(600);
+        for (at, v) in edits {
+            let k = from + at.index(payload.len() - from);
+            payload[k] = v;
+        }
+        load_and_use_parts(&save::frame(&payload));
+    }
 
     #[test]
     fn random_bytes_never_panic(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
