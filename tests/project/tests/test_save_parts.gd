@@ -104,6 +104,18 @@ func run() -> bool:
 	var with_gone := m.save_state()
 	gone.free()
 	check(m.load_state(with_gone) == OK, "load_state with a saved spawner gone")
+
+	# A saved spawner whose path now leads to another kind of node: reported and skipped.
+	var director_total := director.get_spawned_total()
+	var saved := m.save_state()
+	director.trigger()
+	await physics_frames(5)
+	spawner.free()
+	var impostor := Node3D.new()
+	impostor.name = "Rect"
+	m.add_child(impostor)
+	check(m.load_state(saved) == OK, "load_state with a spawner's path taken by a Node3D")
+	check_eq(director.get_spawned_total(), director_total, "the director's schedule loads beside it")
 	return passed()
 
 
