@@ -102,13 +102,19 @@ pub trait SpawnerNode {
         format!("{} '{}'", Self::CLASS, self.node().get_name())
     }
 
+    /// The generator the next spawn starts from: the one kept from the last, or a new one when
+    /// there is none or [member SwarmRectSpawner.random_seed] changed since. With the seed.
+    fn current_rng(&mut self) -> (i64, SpawnRng) {
+        let seed = self.common().random_seed;
+        match self.state().rng {
+            Some((s, rng)) if s == seed => (seed, rng),
+            _ => (seed, SpawnRng::new(seed)),
+        }
+    }
+
     /// The state to save (see `host_parts`): the generator as the next spawn would start it.
     fn saved_part(&mut self) -> PartState {
-        let seed = self.common().random_seed;
-        let rng = match self.state().rng {
-            Some((s, rng)) if s == seed => rng,
-            _ => SpawnRng::new(seed),
-        };
+        let (seed, rng) = self.current_rng();
         PartState::Spawner { seed, rng }
     }
 
@@ -172,7 +178,6 @@ pub trait SpawnerNode {
         need_picker: bool,
     ) -> (Prepared, SpawnRng) {
         let (p, problems) = self.check(profile, need_picker);
-        let seed = self.common().random_seed;
         let state = self.state();
         for msg in &problems {
             if !once || !state.reported.contains(msg) {
@@ -180,11 +185,7 @@ pub trait SpawnerNode {
             }
         }
         state.reported = problems;
-        let rng = match state.rng {
-            Some((s, rng)) if s == seed => rng,
-            _ => SpawnRng::new(seed),
-        };
-        (p, rng)
+        (p, self.current_rng().1)
     }
 
     /// Puts the generator back and warns (at most every few seconds) about points that stayed in
@@ -316,6 +317,22 @@ impl AnySpawner {
         match self {
             Self::Rect(g) => g.bind_mut().prepare(None, true, false),
             Self::Ring(g) => g.bind_mut().prepare(None, true, false),
+        }
+    }
+
+    /// The state to save (see `host_parts`).
+    pub fn saved_part(&mut self) -> PartState {
+        match self {
+            Self::Rect(g) => g.bind_mut().saved_part(),
+            Self::Ring(g) => g.bind_mut().saved_part(),
+        }
+    }
+
+    /// Takes a saved generator over.
+    pub fn restore_part(&mut self, seed: i64, rng: SpawnRng) {
+        match self {
+            Self::Rect(g) => g.bind_mut().restore_part(seed, rng),
+            Self::Ring(g) => g.bind_mut().restore_part(seed, rng),
         }
     }
 

@@ -15,7 +15,7 @@ use crate::lookup::{find_manager_node, DIRECTOR_GROUP, LANE_GROUP, SPAWNER_GROUP
 use crate::nodes::breakable::SwarmBreakable;
 use crate::nodes::director::SwarmSpawnerDirector;
 use crate::nodes::flow_modifier::SwarmFlowModifier;
-use crate::nodes::spawners::{SpawnerNode, SwarmRectSpawner, SwarmRingSpawner};
+use crate::nodes::spawners::AnySpawner;
 use crate::nodes::traffic_lane::SwarmTrafficLane;
 
 impl SwarmManager {
@@ -38,13 +38,9 @@ impl SwarmManager {
             }
         }
         for node in self.own_group_members(SPAWNER_GROUP) {
-            let state = match (node.clone().try_cast::<SwarmRectSpawner>(), node.clone().try_cast::<SwarmRingSpawner>())
-            {
-                (Ok(mut s), _) => s.bind_mut().saved_part(),
-                (_, Ok(mut s)) => s.bind_mut().saved_part(),
-                _ => continue,
-            };
-            out.push(HostPart { name: name(&node), state });
+            if let Some(mut s) = AnySpawner::from_node(node.clone()) {
+                out.push(HostPart { name: name(&node), state: s.saved_part() });
+            }
         }
         for node in self.own_group_members(DIRECTOR_GROUP) {
             if let Ok(d) = node.clone().try_cast::<SwarmSpawnerDirector>() {
@@ -116,12 +112,7 @@ fn restore(node: Gd<Node>, state: PartState) -> bool {
             .map(|mut b| b.bind_mut().restore_part(core, switched_off, saved_route_cost))
             .is_ok(),
         PartState::Spawner { seed, rng } => {
-            match (node.clone().try_cast::<SwarmRectSpawner>(), node.try_cast::<SwarmRingSpawner>()) {
-                (Ok(mut s), _) => s.bind_mut().restore_part(seed, rng),
-                (_, Ok(mut s)) => s.bind_mut().restore_part(seed, rng),
-                _ => return false,
-            }
-            true
+            AnySpawner::from_node(node).map(|mut s| s.restore_part(seed, rng)).is_some()
         }
         PartState::Director { schedule, cursor } => {
             node.try_cast::<SwarmSpawnerDirector>().map(|mut d| d.bind_mut().restore_part(schedule, cursor)).is_ok()
