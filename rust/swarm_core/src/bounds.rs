@@ -453,4 +453,11 @@ pub mod load {
     pub const MAX_SECONDS: f32 = 1e9;
     /// Largest health.
     pub const MAX_HEALTH: f32 = 1e12;
+
+    /// Finite and within `MAX_COORD` on every axis: a position the world accepts (and a save of
+    /// it loads again).
+    #[inline]
+    pub fn usable_position(p: glam::Vec3) -> bool {
+        p.is_finite() && p.abs().max_element() <= MAX_COORD
+    }
 }

@@ -169,7 +169,7 @@ impl SimState {
             }
         }
         let p = &self.perception;
-        let coord = |v: glam::Vec3| v.is_finite() && v.abs().max_element() <= crate::bounds::load::MAX_COORD;
+        let coord = crate::bounds::load::usable_position;
         let noises_ok = p.noises.iter().all(|z| {
             coord(z.position) && z.radius.is_finite() && (0.0..=crate::bounds::load::MAX_COORD).contains(&z.radius)
         });

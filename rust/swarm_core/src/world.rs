@@ -19,6 +19,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING};
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
+use crate::bounds::load::usable_position;
 use crate::camera::Frustum;
 use crate::combat::AttackEvent;
 use crate::config::{Archetype, WorldSettings};
@@ -35,12 +36,6 @@ use crate::step::select_targets;
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{Targets, NO_TARGET};
 pub use crate::workspace::Workspace;
-
-/// Finite and within `bounds::load::MAX_COORD` on every axis: a position the world accepts (and
-/// a save of it loads again).
-fn usable(p: Vec3) -> bool {
-    p.is_finite() && p.abs().max_element() <= crate::bounds::load::MAX_COORD
-}
 
 /// Seconds an agent flashes after a hit.
 pub const HIT_FLASH_SECONDS: f32 = 0.15;
@@ -205,7 +200,7 @@ impl World {
         let Some(a) = self.state.archetypes.get(archetype as usize) else {
             return Err(SpawnError::UnknownArchetype);
         };
-        if !usable(position) {
+        if !usable_position(position) {
             return Err(SpawnError::InvalidPosition);
         }
         if self.state.agents.len() >= self.state.settings.max_agents {
@@ -353,7 +348,7 @@ impl World {
     /// False for a stale id or a non-finite position.
     pub fn set_position(&mut self, id: AgentId, position: Vec3) -> bool {
         let Some(i) = self.state.ids.resolve(id) else { return false };
-        if !usable(position) {
+        if !usable_position(position) {
             return false;
         }
         (self.state.agents.pos[i], self.state.agents.cell[i]) = self.place(position);
@@ -503,7 +498,7 @@ impl World {
     // ----- targets -----
 
     pub fn register_target(&mut self, position: Vec3, priority: f32) -> u32 {
-        let p = if usable(position) { position } else { Vec3::ZERO };
+        let p = if usable_position(position) { position } else { Vec3::ZERO };
         self.state.targets.register(p, priority)
     }
 
@@ -524,7 +519,7 @@ impl World {
     /// Moves a target; non-finite positions are ignored (returns false).
     pub fn set_target_position(&mut self, handle: u32, position: Vec3) -> bool {
         match self.state.targets.get_mut(handle) {
-            Some(t) if usable(position) => {
+            Some(t) if usable_position(position) => {
                 t.position = position;
                 true
             }

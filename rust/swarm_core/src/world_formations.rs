@@ -36,7 +36,7 @@ impl World {
         findings: &mut Vec<Finding>,
     ) -> Result<OrderGiven, FormationError> {
         let shape = shape.checked(findings).map_err(FormationError::Shape)?;
-        if !destination.is_finite() || destination.abs().max_element() > crate::bounds::load::MAX_COORD {
+        if !crate::bounds::load::usable_position(destination) {
             return Err(FormationError::BadDestination);
         }
         let mut index: Vec<usize> = ids.iter().filter_map(|&id| self.state.ids.resolve(id)).collect();

@@ -8,10 +8,9 @@ use swarm_core::sanitize::{End, Finding, FloatBound, IntBound, Reason};
 use swarm_core::Range;
 
 /// A position the world can hold: finite and within 1e9 m of the origin on every axis (the
-/// core refuses anything farther; see `swarm_core::bounds::load::MAX_COORD`).
+/// core's own test, `swarm_core::bounds::load::usable_position`).
 pub fn usable_position(p: Vector3) -> bool {
-    let far = swarm_core::bounds::load::MAX_COORD;
-    p.is_finite() && p.x.abs() <= far && p.y.abs() <= far && p.z.abs() <= far
+    swarm_core::bounds::load::usable_position(to_vec3(p))
 }
 
 #[inline]

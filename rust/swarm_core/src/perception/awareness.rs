@@ -104,7 +104,7 @@ impl PerceptionRuntime {
     /// a negative or non-finite radius, or a full queue.
     pub fn push_noise(&mut self, position: Vec3, radius: f32) -> bool {
         let far = crate::bounds::load::MAX_COORD;
-        if !position.is_finite() || position.abs().max_element() > far || !(0.0..=far).contains(&radius) {
+        if !crate::bounds::load::usable_position(position) || !(0.0..=far).contains(&radius) {
             return false;
         }
         if self.noises.len() >= MAX_NOISES_PER_STEP {
