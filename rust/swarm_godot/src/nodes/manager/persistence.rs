@@ -71,8 +71,7 @@ impl SwarmManager {
             }
         };
         // Nothing can fail from here on.
-        let mut world = swarm_core::World::from_state(state);
-        world.set_id_generation_base(self.id_generation_base());
+        let mut world = self.adopt(swarm_core::World::from_state(state));
         let this = self.to_gd().upcast::<Node>();
         let mut named: Vec<(u32, NodePath)> =
             names.targets.iter().map(|(h, p)| (*h, NodePath::from(p.as_str()))).collect();

@@ -78,7 +78,7 @@ impl SwarmManager {
     /// This manager's own generation base for agent ids (from its node path, or its name out of
     /// the tree), so an id of another manager is stale here; the same scene gives the same ids
     /// on every run.
-    pub(super) fn id_generation_base(&self) -> u32 {
+    fn id_generation_base(&self) -> u32 {
         use std::hash::{Hash, Hasher};
         let node = self.base();
         let name = if node.is_inside_tree() { node.get_path().to_string() } else { node.get_name().to_string() };
@@ -88,15 +88,19 @@ impl SwarmManager {
         h.finish() as u32
     }
 
+    /// `world`, made this manager's own: its new agent ids take this manager's generation base.
+    pub(super) fn adopt(&self, mut world: World) -> World {
+        world.set_id_generation_base(self.id_generation_base());
+        world
+    }
+
     pub(super) fn world_mut(&mut self) -> &mut World {
         if self.world.is_none() {
             let (s, problems) = self.current_settings();
             for p in problems {
                 godot_error!("{p}");
             }
-            let mut w = World::new(s.clone());
-            w.set_id_generation_base(self.id_generation_base());
-            self.world = Some(w);
+            self.world = Some(self.adopt(World::new(s.clone())));
             self.visuals.invalidate();
             self.world_settings = Some(s);
         }
@@ -123,8 +127,7 @@ impl SwarmManager {
             return;
         }
         if world.count() == 0 {
-            let mut w = World::new(s.clone());
-            w.set_id_generation_base(self.id_generation_base());
+            let mut w = self.adopt(World::new(s.clone()));
             self.registry.carry_over(&mut w);
             self.world = Some(w);
             self.visuals.invalidate();
