@@ -160,9 +160,24 @@ impl BreakableState {
         self.state
     }
 
-    /// Seconds since a strike was last heard (infinite before the first).
-    pub fn since_hit_noise(&self) -> f32 {
-        self.since_hit_noise
+    /// Health a finite number not below 0 (0 when broken), the noise clock not NaN or negative,
+    /// the pressing count not negative (0 when broken).
+    pub fn validate(&self) -> Result<(), String> {
+        let health = self.health();
+        if !(health.is_finite() && health >= 0.0) {
+            return Err(format!("health {health}"));
+        }
+        if self.state() == BreakState::Broken && (health != 0.0 || self.pressing() != 0) {
+            return Err(format!("broken with health {health} and {} pressing", self.pressing()));
+        }
+        if self.pressing() < 0 {
+            return Err(format!("{} pressing agents", self.pressing()));
+        }
+        let clock = self.since_hit_noise;
+        if clock.is_nan() || clock < 0.0 {
+            return Err(format!("hit-noise clock {clock}"));
+        }
+        Ok(())
     }
 
     /// Agents pressing it, as of the last [`Self::press`].

@@ -3,11 +3,13 @@
 //! spawner's random generator, a director's schedule, a traffic lane's vehicles. The host names
 //! each part (an engine layer: the node's path) and hands it back to the same-named object after
 //! a load. Every part is checked as a whole before anything is restored (`HostPart::validate`),
-//! so a damaged or crafted save is refused with a message rather than restored half-way.
+//! so a damaged or crafted save is refused with a message rather than restored half-way; each
+//! kind checks its own invariants where it is defined (`BreakableState::validate`,
+//! `Director::validate`, `Lane::validate`).
 
 use serde::{Deserialize, Serialize};
 
-use crate::breakable::{BreakState, BreakableState};
+use crate::breakable::BreakableState;
 use crate::spawn::{Director, SpawnRng};
 use crate::traffic::Lane;
 
@@ -70,92 +72,6 @@ impl HostPart {
             Some(why) => Err(format!("{} '{}': {why}", self.state.kind(), self.name)),
             None => Ok(()),
         }
-    }
-}
-
-impl BreakableState {
-    /// Health a finite number not below 0 (0 when broken), the noise clock not NaN or negative,
-    /// the pressing count not negative (0 when broken).
-    pub fn validate(&self) -> Result<(), String> {
-        let health = self.health();
-        if !(health.is_finite() && health >= 0.0) {
-            return Err(format!("health {health}"));
-        }
-        if self.state() == BreakState::Broken && (health != 0.0 || self.pressing() != 0) {
-            return Err(format!("broken with health {health} and {} pressing", self.pressing()));
-        }
-        if self.pressing() < 0 {
-            return Err(format!("{} pressing agents", self.pressing()));
-        }
-        let clock = self.since_hit_noise();
-        if clock.is_nan() || clock < 0.0 {
-            return Err(format!("hit-noise clock {clock}"));
-        }
-        Ok(())
-    }
-}
-
-/// Bounds a saved lane must keep (those of a lane built by `Lane::new`).
-impl Lane {
-    pub fn validate(&self) -> Result<(), String> {
-        let n = self.s.len();
-        if n == 0 || n > crate::bounds::traffic::MAX_VEHICLES as usize {
-            return Err(format!("{n} vehicles"));
-        }
-        let columns = [
-            self.speed.len(),
-            self.half.len(),
-            self.kind.len(),
-            self.rolling.len(),
-            self.budget.len(),
-            self.timer.len(),
-            self.moved.len(),
-        ];
-        if columns.iter().any(|&len| len != n) {
-            return Err(format!("columns of lengths {columns:?} for {n} vehicles"));
-        }
-        if !(self.length.is_finite() && (0.0..=1e7).contains(&self.length)) {
-            return Err(format!("length {}", self.length));
-        }
-        if self.head >= n {
-            return Err(format!("head {} of {n} vehicles", self.head));
-        }
-        let finite = |v: &[f32]| v.iter().all(|x| x.is_finite());
-        if ![&self.s, &self.speed, &self.moved, &self.budget, &self.timer].iter().all(|v| finite(v)) {
-            return Err("a vehicle's travel, speed or pause is not a number".into());
-        }
-        if !self.half.iter().all(|h| h.is_finite() && *h > 0.0) {
-            return Err("a vehicle's length is not a positive number".into());
-        }
-        if let Some(w) = &self.window {
-            if ![w.trail, w.lead, w.behind, w.ahead, w.anchor].iter().all(|x| x.is_finite()) || w.trail > w.lead {
-                return Err(format!("window {:?}", (w.trail, w.lead, w.behind, w.ahead, w.anchor)));
-            }
-        }
-        let mut findings = Vec::new();
-        if self.profile.clone().checked(&mut findings) != self.profile {
-            return Err(format!("profile out of bounds ({})", findings.len()));
-        }
-        Ok(())
-    }
-
-    /// Whether `saved` can take this lane's place: the same curve length, closure, direction and
-    /// the same vehicle of each slot (a lane built from the same settings and seed).
-    pub fn matches(&self, saved: &Lane) -> Result<(), String> {
-        if (self.length - saved.length).abs() > 1e-3 * self.length.max(1.0) {
-            return Err(format!("the saved curve is {} m long, this one {} m", saved.length, self.length));
-        }
-        if self.closed != saved.closed || self.reverse != saved.reverse {
-            return Err("the saved lane differs in closure or direction".into());
-        }
-        if self.kind != saved.kind {
-            return Err(format!(
-                "the saved lane has {} vehicles of other kinds than this one's {}",
-                saved.len(),
-                self.len()
-            ));
-        }
-        Ok(())
     }
 }
 
