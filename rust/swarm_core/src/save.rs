@@ -4,10 +4,11 @@
 //! CRC-32 of the payload (u32), then the payload: the state and the host's names for its target
 //! slots and archetypes with the state it keeps beside the world (`HostNames`, `HostPart`; an
 //! engine layer stores node and resource paths there). Format 2, the same without host parts,
-//! still reads. Reading never trusts a number it has not checked: the frame's length must match the bytes present and stay under `MAX_PAYLOAD`,
-//! every length postcard reads is bounded by the bytes left (it allocates no more than it has
-//! read), and the decoded state is validated as a whole (`SimState::validate`) before a world
-//! is built on it. Every failure is a `LoadError` saying what was wrong; none panics.
+//! still reads. Reading never trusts a number it has not checked: the frame's length must match
+//! the bytes present and stay under `MAX_PAYLOAD`, every length postcard reads is bounded by the
+//! bytes left (it allocates no more than it has read), and the decoded state and host parts are
+//! validated as a whole (`SimState::validate`, `HostNames::validate`) before a world is built on
+//! it. Every failure is a `LoadError` saying what was wrong; none panics.
 
 use std::fmt;
 

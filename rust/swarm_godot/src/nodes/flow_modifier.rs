@@ -313,8 +313,8 @@ impl SwarmFlowModifier {
         let size = (to_vec3(self.size).abs().max(Vec3::splat(0.001)) * scale).min(far);
         let cost = if self.route_cost.is_finite() { self.route_cost.max(0.0) } else { 0.0 };
         let route = match self.route.0 {
-            0 => RouteMode::Free,
-            2 => RouteMode::Blocked,
+            Route::FREE => RouteMode::Free,
+            Route::BLOCKED => RouteMode::Blocked,
             _ => RouteMode::ExtraCost(cost),
         };
         let finite = |v: Vec3| if v.is_finite() { v } else { Vec3::ZERO };
