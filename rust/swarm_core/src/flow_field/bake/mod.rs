@@ -28,10 +28,14 @@
 //! from both sides; the middle of a trimesh block three or more cells thick can stay walkable,
 //! but unreachable.
 //!
-//! The ray work is behind `RayCaster` (`rays`): the engine layer casts through its physics, and
-//! the sampling logic (`sampler`) is unit-tested against a world of boxes. `settings` says what to
+//! The ray work is behind `RayCaster` (`rays`). The engine layer answers the rays from the
+//! scene's collision shapes read once into a `ColliderSet` (`colliders`, the same semantics without
+//! a physics engine, shared by threads so pass 1 runs in parallel: `Baker::step_shared`), or, for
+//! shapes the set does not model, by casting through its physics. The sampling logic
+//! (`sampler`) is unit-tested against a world of boxes. `settings` says what to
 //! bake and refuses bad settings by field name.
 
+mod colliders;
 mod rays;
 mod sampler;
 mod settings;
@@ -41,6 +45,7 @@ mod box_world;
 #[cfg(test)]
 mod tests;
 
+pub use colliders::{ColliderSet, Solid};
 pub use rays::{RayCaster, RayHit, RayKind};
 pub use sampler::{Baker, MAX_SLOPE_DEGREES};
 pub use settings::{BakeBounds, BakeSettings, MAX_COLUMNS};

@@ -3,6 +3,7 @@
 //! `finish`, which hands the samples to `SurfaceGrid::bake`.
 
 use glam::Vec3;
+use rayon::prelude::*;
 
 use super::rays::{RayCaster, RayHit, RayKind};
 use super::settings::BakeSettings;
@@ -33,6 +34,18 @@ struct Plan {
     /// Height above the surface of the wall rays between columns.
     side_lift: f32,
 }
+
+impl Plan {
+    /// Ground-plane centre of column `col`.
+    fn column_centre(&self, col: usize) -> (f32, f32) {
+        let (ix, iz) = (col % self.dims_x as usize, col / self.dims_x as usize);
+        let c = self.settings.cell_size;
+        (self.origin.x + (ix as f32 + 0.5) * c, self.origin.z + (iz as f32 + 0.5) * c)
+    }
+}
+
+/// Columns per parallel work item of pass 1 (fixed, so the split never depends on threads).
+const PAR_COLUMNS: usize = 256;
 
 /// Samples the scene's colliders column by column; see the module docs.
 pub struct Baker {
@@ -124,6 +137,54 @@ impl Baker {
         self.progress()
     }
 
+    /// `step` through a caster that threads can share (a `ColliderSet`): pass 1 samples its
+    /// columns in parallel, in fixed chunks joined in column order, so the samples are those
+    /// `step` would take on any number of threads; pass 2 runs in order, since each wall it finds
+    /// changes which surfaces the next ones link.
+    pub fn step_shared<C: Sync>(&mut self, rays: &C, max_columns: usize) -> f32
+    where
+        for<'c> &'c C: RayCaster,
+    {
+        let cols = self.column_count();
+        let budget = max_columns.max(1);
+        let start = self.surfaces_done;
+        let end = (start + budget).min(cols);
+        if start < end {
+            let plan = self.plan;
+            let chunks: Vec<_> = (start..end)
+                .step_by(PAR_COLUMNS)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(|first| {
+                    let (mut samples, mut under, mut ends) = (Vec::new(), Vec::new(), Vec::new());
+                    let (mut found, mut cast) = (Vec::new(), 0);
+                    for col in first..(first + PAR_COLUMNS).min(end) {
+                        cast += surfaces(&plan, plan.column_centre(col), &mut &*rays, &mut found);
+                        samples.extend(found.iter().rev().map(|f| f.0));
+                        under.extend(found.iter().rev().map(|f| f.1));
+                        ends.push(samples.len() as u32);
+                    }
+                    (samples, under, ends, cast)
+                })
+                .collect();
+            for (samples, under, ends, cast) in chunks {
+                let base = self.samples.len() as u32;
+                self.column_start.extend(ends.iter().map(|e| base + e));
+                self.samples.extend(samples);
+                self.under_trimesh.extend(under);
+                self.rays += cast;
+            }
+            self.surfaces_done = end;
+        }
+        // What is left of the budget goes to pass 2.
+        let left = budget - (end - start);
+        if left > 0 {
+            self.step(&mut &*rays, left)
+        } else {
+            self.progress()
+        }
+    }
+
     /// Samples everything left through `rays` and bakes.
     pub fn run(mut self, rays: &mut impl RayCaster) -> Result<SurfaceGrid, String> {
         while !self.is_done() {
@@ -152,10 +213,7 @@ impl Baker {
     }
 
     fn column_centre(&self, col: usize) -> (f32, f32) {
-        let p = &self.plan;
-        let (ix, iz) = (col % p.dims_x as usize, col / p.dims_x as usize);
-        let c = p.settings.cell_size;
-        (p.origin.x + (ix as f32 + 0.5) * c, p.origin.z + (iz as f32 + 0.5) * c)
+        self.plan.column_centre(col)
     }
 
     fn cast(&mut self, rays: &mut impl RayCaster, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
@@ -165,45 +223,8 @@ impl Baker {
 
     /// Pass 1 for column `col` (columns are sampled in order, so its samples go at the end).
     fn sample_column(&mut self, rays: &mut impl RayCaster, col: usize) {
-        let (x, z) = self.column_centre(col);
-        let p = self.plan;
-        let s = p.settings;
         let mut found = std::mem::take(&mut self.scratch);
-        found.clear();
-        let mut from = p.top;
-        let mut trimesh_above = false;
-        while found.len() < MAX_SURFACES_PER_COLUMN && from > p.bottom {
-            let Some(hit) = self.cast(rays, RayKind::Down, Vec3::new(x, from, z), Vec3::new(x, p.bottom, z)) else {
-                break;
-            };
-            // Never above where the ray started, so every round goes strictly down.
-            let y = if hit.position.y.is_finite() { hit.position.y.min(from) } else { from };
-            let walkable = hit.layer & s.walkable_mask != 0
-                && hit.layer & s.unwalkable_mask == 0
-                && hit.normal.is_finite()
-                && hit.normal.y >= p.min_normal_y * hit.normal.length();
-            found.push((SurfaceSample { height: y, walkable }, trimesh_above));
-            trimesh_above |= hit.concave;
-            from = y - DESCEND;
-        }
-        // Headroom, highest surface first: a walkable surface with less than agent_height to the
-        // next surface up is blocked by the bake anyway, so only the others cast.
-        for i in 0..found.len() {
-            if !found[i].0.walkable {
-                continue;
-            }
-            let h = found[i].0.height;
-            if i > 0 && found[i - 1].0.height - h < s.agent_height {
-                continue;
-            }
-            if s.agent_height > HEADROOM_LIFT {
-                let a = Vec3::new(x, h + HEADROOM_LIFT, z);
-                let b = Vec3::new(x, h + s.agent_height, z);
-                if self.cast(rays, RayKind::Headroom, a, b).is_some() {
-                    found[i].0.walkable = false;
-                }
-            }
-        }
+        self.rays += surfaces(&self.plan, self.column_centre(col), rays, &mut found);
         // Stored lowest first, as the grid's spans are.
         self.samples.extend(found.iter().rev().map(|f| f.0));
         self.under_trimesh.extend(found.iter().rev().map(|f| f.1));
@@ -259,6 +280,51 @@ impl Baker {
             dp.total_cmp(&dq)
         })
     }
+}
+
+/// Pass 1 for the column at ground-plane `(x, z)`: its surfaces into `found`, highest first, each
+/// with whether a trimesh surface is above it. Returns the rays cast.
+fn surfaces(p: &Plan, (x, z): (f32, f32), rays: &mut impl RayCaster, found: &mut Vec<(SurfaceSample, bool)>) -> u64 {
+    let s = p.settings;
+    let mut cast = 0u64;
+    found.clear();
+    let mut from = p.top;
+    let mut trimesh_above = false;
+    while found.len() < MAX_SURFACES_PER_COLUMN && from > p.bottom {
+        cast += 1;
+        let Some(hit) = rays.cast(RayKind::Down, Vec3::new(x, from, z), Vec3::new(x, p.bottom, z)) else {
+            break;
+        };
+        // Never above where the ray started, so every round goes strictly down.
+        let y = if hit.position.y.is_finite() { hit.position.y.min(from) } else { from };
+        let walkable = hit.layer & s.walkable_mask != 0
+            && hit.layer & s.unwalkable_mask == 0
+            && hit.normal.is_finite()
+            && hit.normal.y >= p.min_normal_y * hit.normal.length();
+        found.push((SurfaceSample { height: y, walkable }, trimesh_above));
+        trimesh_above |= hit.concave;
+        from = y - DESCEND;
+    }
+    // Headroom, highest surface first: a walkable surface with less than agent_height to the
+    // next surface up is blocked by the bake anyway, so only the others cast.
+    for i in 0..found.len() {
+        if !found[i].0.walkable {
+            continue;
+        }
+        let h = found[i].0.height;
+        if i > 0 && found[i - 1].0.height - h < s.agent_height {
+            continue;
+        }
+        if s.agent_height > HEADROOM_LIFT {
+            let a = Vec3::new(x, h + HEADROOM_LIFT, z);
+            let b = Vec3::new(x, h + s.agent_height, z);
+            cast += 1;
+            if rays.cast(RayKind::Headroom, a, b).is_some() {
+                found[i].0.walkable = false;
+            }
+        }
+    }
+    cast
 }
 
 /// How far along `from -> to` (0..1) a point on the segment is.

@@ -1,0 +1,646 @@
+//! The scene's collision shapes as plain data (`ColliderSet`), answering the bake's rays
+//! (`RayCaster`) without a physics engine, with the engine's query semantics (see `rays`):
+//!
+//! - Solids (boxes, spheres, capsules, cylinders, each under any affine transform, and
+//!   half-spaces, the world boundary) have an inside: `Down` and `Side` rays starting inside one
+//!   ignore it, `Headroom` reports a hit at its start with a zero normal.
+//! - Triangles (of trimeshes and height maps) have no inside; their front face is the engine's
+//!   (clockwise seen from the front), and a ray hits one from behind only when it asks for back
+//!   faces (`Headroom`, `Side`) or the triangle is double-sided.
+//!
+//! The engine layer reads the shapes from its physics server once per bake; `index` then buckets
+//! them by ground-plane squares, so a ray (vertical, or one column long) tests only the few
+//! shapes over it. The index is read-only, so columns can be sampled from several threads.
+
+use glam::{Affine3A, Mat3A, Vec3, Vec3A};
+
+use super::rays::{RayCaster, RayHit, RayKind};
+
+/// A convex solid in its own space (axes along the local axes, centred on the origin).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Solid {
+    Box {
+        half: Vec3,
+    },
+    Sphere {
+        radius: f32,
+    },
+    /// Along local y; `height` is the whole length, caps included (as the engine's shape).
+    Capsule {
+        radius: f32,
+        height: f32,
+    },
+    /// Along local y; `height` is the whole length.
+    Cylinder {
+        radius: f32,
+        height: f32,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+struct SolidItem {
+    solid: Solid,
+    /// World to the solid's space.
+    inv: Affine3A,
+    /// The solid's normals to world normals (the inverse transpose of its linear part).
+    normal_to_world: Mat3A,
+    layer: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TriItem {
+    v: [Vec3A; 3],
+    /// Unit front-face normal.
+    n: Vec3A,
+    layer: u32,
+    double_sided: bool,
+    /// From a trimesh or height map (reported as `RayHit::concave`).
+    concave: bool,
+}
+
+/// Everything below a plane (`normal . p < d`, world space): the engine's world boundary.
+#[derive(Clone, Copy, Debug)]
+struct HalfSpace {
+    n: Vec3A,
+    d: f32,
+    layer: u32,
+}
+
+/// Most buckets of an index; coarser squares beyond.
+const MAX_BUCKETS: usize = 1 << 20;
+
+/// The scene's collision shapes; see the module docs.
+#[derive(Clone, Debug, Default)]
+pub struct ColliderSet {
+    solids: Vec<SolidItem>,
+    tris: Vec<TriItem>,
+    planes: Vec<HalfSpace>,
+    /// World bounds of each solid and each triangle. Item ids number the solids, then the
+    /// triangles.
+    solid_aabbs: Vec<(Vec3A, Vec3A)>,
+    tri_aabbs: Vec<(Vec3A, Vec3A)>,
+    /// Bucket squares: origin, inverse size, counts; `bucket_start[b]..bucket_start[b + 1]`
+    /// indexes `bucket_items` (item ids ascending within a bucket).
+    origin: (f32, f32),
+    inv_bucket: f32,
+    buckets: (u32, u32),
+    bucket_start: Vec<u32>,
+    bucket_items: Vec<u32>,
+    indexed: bool,
+}
+
+impl ColliderSet {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Shapes held (solids, triangles, half-spaces).
+    pub fn counts(&self) -> (usize, usize, usize) {
+        (self.solids.len(), self.tris.len(), self.planes.len())
+    }
+
+    /// Adds a solid placed by `transform` (its space to world). Refuses (with the reason) a
+    /// non-finite or degenerate size or a transform that cannot be inverted.
+    pub fn add_solid(&mut self, solid: Solid, transform: Affine3A, layer: u32) -> Result<(), String> {
+        let ok = |v: f32| v.is_finite() && v > 0.0;
+        let sizes_ok = match solid {
+            Solid::Box { half } => ok(half.x) && ok(half.y) && ok(half.z),
+            Solid::Sphere { radius } => ok(radius),
+            Solid::Capsule { radius, height } | Solid::Cylinder { radius, height } => ok(radius) && ok(height),
+        };
+        if !sizes_ok {
+            return Err(format!("{solid:?} has a size that is not a positive finite number"));
+        }
+        let inv = invert(transform)?;
+        let item = SolidItem { solid, inv, normal_to_world: inv.matrix3.transpose(), layer };
+        let aabb = item.world_aabb(transform);
+        self.solids.push(item);
+        self.solid_aabbs.push(aabb);
+        self.indexed = false;
+        Ok(())
+    }
+
+    /// Adds the triangles `faces` (three vertices each, in the shape's space) placed by
+    /// `transform`. Degenerate and non-finite triangles are skipped; returns how many were.
+    pub fn add_trimesh(&mut self, faces: &[Vec3], transform: Affine3A, double_sided: bool, layer: u32) -> usize {
+        let mut skipped = 0;
+        for f in faces.chunks_exact(3) {
+            if !self.add_triangle([f[0], f[1], f[2]].map(|v| transform.transform_point3(v)), double_sided, layer) {
+                skipped += 1;
+            }
+        }
+        skipped
+    }
+
+    /// Adds a height map as the engine lays one out: `width` x `depth` heights (row by row,
+    /// along x first), one unit apart, centred on the shape's origin, placed by `transform`;
+    /// two triangles per square, facing up. Refuses a map whose sizes do not match.
+    pub fn add_height_map(
+        &mut self,
+        width: usize,
+        depth: usize,
+        heights: &[f32],
+        transform: Affine3A,
+        layer: u32,
+    ) -> Result<(), String> {
+        if width < 2 || depth < 2 || width.checked_mul(depth) != Some(heights.len()) {
+            return Err(format!("a height map of {width} x {depth} with {} heights", heights.len()));
+        }
+        let (hx, hz) = ((width - 1) as f32 * 0.5, (depth - 1) as f32 * 0.5);
+        let at = |i: usize, j: usize| {
+            transform.transform_point3(Vec3::new(i as f32 - hx, heights[j * width + i], j as f32 - hz))
+        };
+        for j in 0..depth - 1 {
+            for i in 0..width - 1 {
+                let (p00, p10, p01, p11) = (at(i, j), at(i + 1, j), at(i, j + 1), at(i + 1, j + 1));
+                self.add_triangle([p00, p10, p01], false, layer);
+                self.add_triangle([p10, p11, p01], false, layer);
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the half-space below the plane `normal . p = d` (in the shape's space) placed by
+    /// `transform`: the engine's world boundary.
+    pub fn add_half_space(&mut self, normal: Vec3, d: f32, transform: Affine3A, layer: u32) -> Result<(), String> {
+        if !(normal.is_finite() && d.is_finite()) || normal.length_squared() < 1e-12 {
+            return Err(format!("the plane ({normal}, {d}) is not a plane"));
+        }
+        let inv = invert(transform)?;
+        let n = (inv.matrix3.transpose() * Vec3A::from(normal)).normalize();
+        let on_plane = transform.transform_point3a(Vec3A::from(normal) * (d / normal.length_squared()));
+        self.planes.push(HalfSpace { n, d: n.dot(on_plane), layer });
+        self.indexed = false;
+        Ok(())
+    }
+
+    fn add_triangle(&mut self, v: [Vec3; 3], double_sided: bool, layer: u32) -> bool {
+        let v = v.map(Vec3A::from);
+        // The engine's front face: clockwise seen from the front.
+        let n = (v[2] - v[0]).cross(v[1] - v[0]);
+        if !(v.iter().all(|p| p.is_finite()) && n.length_squared() > 1e-20) {
+            return false;
+        }
+        let aabb = (v[0].min(v[1]).min(v[2]), v[0].max(v[1]).max(v[2]));
+        self.tris.push(TriItem { v, n: n.normalize(), layer, double_sided, concave: true });
+        self.tri_aabbs.push(aabb);
+        self.indexed = false;
+        true
+    }
+
+    /// Buckets the shapes by ground-plane squares of about `bucket` metres (coarser if there
+    /// would be more than `MAX_BUCKETS`). Casting before indexing indexes with 2 m squares.
+    pub fn index(&mut self, bucket: f32) {
+        let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
+        for (a, b) in self.aabbs() {
+            lo = lo.min(*a);
+            hi = hi.max(*b);
+        }
+        if self.aabbs().next().is_none() {
+            (lo, hi) = (Vec3A::ZERO, Vec3A::ZERO);
+        }
+        let mut size = if bucket.is_finite() && bucket > 0.0 { bucket } else { 2.0 };
+        let count = |size: f32| {
+            let f = |e: f32| ((e / size).floor() as u64).saturating_add(1);
+            (f(hi.x - lo.x), f(hi.z - lo.z))
+        };
+        while count(size).0.saturating_mul(count(size).1) > MAX_BUCKETS as u64 {
+            size *= 2.0;
+        }
+        let (bx, bz) = count(size);
+        self.origin = (lo.x, lo.z);
+        self.inv_bucket = 1.0 / size;
+        self.buckets = (bx as u32, bz as u32);
+        let range = |a: &(Vec3A, Vec3A)| {
+            let (x0, z0) = self.bucket_of(a.0.x, a.0.z);
+            let (x1, z1) = self.bucket_of(a.1.x, a.1.z);
+            (x0, z0, x1, z1)
+        };
+        let mut start = vec![0u32; (bx * bz) as usize + 1];
+        for a in self.aabbs() {
+            let (x0, z0, x1, z1) = range(a);
+            for z in z0..=z1 {
+                for x in x0..=x1 {
+                    start[(z * bx as u32 + x) as usize + 1] += 1;
+                }
+            }
+        }
+        for b in 1..start.len() {
+            start[b] += start[b - 1];
+        }
+        let mut fill = start.clone();
+        let mut items = vec![0u32; start[start.len() - 1] as usize];
+        for (id, a) in self.aabbs().enumerate() {
+            let (x0, z0, x1, z1) = range(a);
+            for z in z0..=z1 {
+                for x in x0..=x1 {
+                    let b = (z * bx as u32 + x) as usize;
+                    items[fill[b] as usize] = id as u32;
+                    fill[b] += 1;
+                }
+            }
+        }
+        self.bucket_start = start;
+        self.bucket_items = items;
+        self.indexed = true;
+    }
+
+    /// Every item's world bounds, by item id.
+    fn aabbs(&self) -> impl Iterator<Item = &(Vec3A, Vec3A)> {
+        self.solid_aabbs.iter().chain(&self.tri_aabbs)
+    }
+
+    /// The bucket holding ground-plane point `(x, z)`, clamped into the index.
+    fn bucket_of(&self, x: f32, z: f32) -> (u32, u32) {
+        let f = |v: f32, o: f32, n: u32| (((v - o) * self.inv_bucket).max(0.0) as u32).min(n.saturating_sub(1));
+        (f(x, self.origin.0, self.buckets.0), f(z, self.origin.1, self.buckets.1))
+    }
+
+    fn bucket_items(&self, x: f32, z: f32) -> &[u32] {
+        let (bx, bz) = self.bucket_of(x, z);
+        let b = (bz * self.buckets.0 + bx) as usize;
+        &self.bucket_items[self.bucket_start[b] as usize..self.bucket_start[b + 1] as usize]
+    }
+
+    /// The nearest hit along `from -> to` by a ray of `kind` (see the module docs).
+    pub fn cast(&self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+        debug_assert!(self.indexed, "ColliderSet::index before casting");
+        if !self.indexed {
+            return None;
+        }
+        let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
+        let seg = (o.min(o + d), o.max(o + d));
+        let mut best: Option<(f32, RayHit)> = None;
+        let mut consider = |t: f32, hit: RayHit| {
+            if best.is_none_or(|(bt, _)| t < bt) {
+                best = Some((t, hit));
+            }
+        };
+        let back_faces = kind != RayKind::Down;
+        let solids = self.solids.len();
+        let mut test = |id: u32| {
+            let id = id as usize;
+            let (lo, hi) = if id < solids { self.solid_aabbs[id] } else { self.tri_aabbs[id - solids] };
+            if lo.cmpgt(seg.1).any() || hi.cmplt(seg.0).any() {
+                return;
+            }
+            if id < solids {
+                let s = &self.solids[id];
+                match s.cast(o, d) {
+                    Entry::Inside => {
+                        if kind == RayKind::Headroom {
+                            consider(
+                                0.0,
+                                RayHit { position: from, normal: Vec3::ZERO, layer: s.layer, concave: false },
+                            );
+                        }
+                    }
+                    Entry::At(t, n) => {
+                        let normal = Vec3::from((s.normal_to_world * n).normalize_or_zero());
+                        consider(
+                            t,
+                            RayHit { position: from + (to - from) * t, normal, layer: s.layer, concave: false },
+                        );
+                    }
+                    Entry::Miss => {}
+                }
+            } else {
+                let tri = &self.tris[id - solids];
+                if let Some((t, n)) = tri.cast(o, d, back_faces) {
+                    let hit = RayHit {
+                        position: from + (to - from) * t,
+                        normal: n.into(),
+                        layer: tri.layer,
+                        concave: tri.concave,
+                    };
+                    consider(t, hit);
+                }
+            }
+        };
+        let first = self.bucket_items(from.x, from.z);
+        first.iter().for_each(|&id| test(id));
+        let other = self.bucket_items(to.x, to.z);
+        if !std::ptr::eq(first, other) {
+            // A ray across a bucket edge (the bake's rays are at most a column long sideways);
+            // items in both buckets test twice, which finds nothing new.
+            other.iter().for_each(|&id| test(id));
+        }
+        for h in &self.planes {
+            let inside = h.n.dot(o) < h.d;
+            if inside {
+                if kind == RayKind::Headroom {
+                    consider(0.0, RayHit { position: from, normal: Vec3::ZERO, layer: h.layer, concave: false });
+                }
+                continue;
+            }
+            let denom = h.n.dot(d);
+            if denom < 0.0 {
+                let t = (h.d - h.n.dot(o)) / denom;
+                if (0.0..=1.0).contains(&t) {
+                    consider(
+                        t,
+                        RayHit { position: from + (to - from) * t, normal: h.n.into(), layer: h.layer, concave: false },
+                    );
+                }
+            }
+        }
+        best.map(|(_, h)| h)
+    }
+}
+
+impl RayCaster for ColliderSet {
+    fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+        if !self.indexed {
+            self.index(2.0);
+        }
+        ColliderSet::cast(self, kind, from, to)
+    }
+}
+
+impl RayCaster for &ColliderSet {
+    fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+        ColliderSet::cast(self, kind, from, to)
+    }
+}
+
+fn invert(t: Affine3A) -> Result<Affine3A, String> {
+    let det = t.matrix3.determinant();
+    if !(t.matrix3.is_finite() && t.translation.is_finite()) || det.abs() < 1e-12 || !det.is_finite() {
+        return Err("its transform is not finite or has a zero scale".to_string());
+    }
+    Ok(t.inverse())
+}
+
+/// Where a ray meets a solid.
+enum Entry {
+    /// The ray starts inside.
+    Inside,
+    /// Enters at fraction `t` (0..=1) through a surface with this normal (solid's space).
+    At(f32, Vec3A),
+    Miss,
+}
+
+impl SolidItem {
+    fn world_aabb(&self, t: Affine3A) -> (Vec3A, Vec3A) {
+        let half = match self.solid {
+            Solid::Box { half } => half,
+            Solid::Sphere { radius } => Vec3::splat(radius),
+            Solid::Capsule { radius, height } => Vec3::new(radius, (height * 0.5).max(radius), radius),
+            Solid::Cylinder { radius, height } => Vec3::new(radius, height * 0.5, radius),
+        };
+        let m = t.matrix3;
+        // Half extents of the transformed box: the absolute matrix times the half extents.
+        let e = Mat3A::from_cols(m.x_axis.abs(), m.y_axis.abs(), m.z_axis.abs()) * Vec3A::from(half);
+        (t.translation - e, t.translation + e)
+    }
+
+    /// The ray `o + t d` (world space, `t` in 0..=1) against the solid.
+    fn cast(&self, o: Vec3A, d: Vec3A) -> Entry {
+        let (o, d) = (self.inv.transform_point3a(o), self.inv.matrix3 * d);
+        match self.solid {
+            Solid::Box { half } => cast_box(o, d, half.into()),
+            Solid::Sphere { radius } => cast_sphere(o, d, Vec3A::ZERO, radius),
+            Solid::Capsule { radius, height } => {
+                let h = (height * 0.5 - radius).max(0.0);
+                let y = o.y.clamp(-h, h);
+                if (o - Vec3A::new(0.0, y, 0.0)).length_squared() < radius * radius {
+                    return Entry::Inside;
+                }
+                let mut best = side_entry(o, d, radius, h);
+                for c in [h, -h] {
+                    if let Entry::At(t, n) = cast_sphere(o, d, Vec3A::new(0.0, c, 0.0), radius) {
+                        if best.as_ref().is_none_or(|(bt, _)| t < *bt) {
+                            best = Some((t, n));
+                        }
+                    }
+                }
+                best.map_or(Entry::Miss, |(t, n)| Entry::At(t, n))
+            }
+            Solid::Cylinder { radius, height } => {
+                let h = height * 0.5;
+                if o.x * o.x + o.z * o.z < radius * radius && o.y.abs() < h {
+                    return Entry::Inside;
+                }
+                let mut best = side_entry(o, d, radius, h);
+                if d.y != 0.0 {
+                    for (c, ny) in [(h, 1.0), (-h, -1.0)] {
+                        let t = (c - o.y) / d.y;
+                        let p = o + d * t;
+                        if (0.0..=1.0).contains(&t)
+                            && p.x * p.x + p.z * p.z <= radius * radius
+                            && best.as_ref().is_none_or(|(bt, _)| t < *bt)
+                        {
+                            best = Some((t, Vec3A::new(0.0, ny, 0.0)));
+                        }
+                    }
+                }
+                best.map_or(Entry::Miss, |(t, n)| Entry::At(t, n))
+            }
+        }
+    }
+}
+
+/// Slab test of a ray starting outside (or inside) the box `|p| <= half`.
+fn cast_box(o: Vec3A, d: Vec3A, half: Vec3A) -> Entry {
+    if o.abs().cmplt(half).all() {
+        return Entry::Inside;
+    }
+    let (mut t0, mut t1, mut axis) = (0.0f32, 1.0f32, usize::MAX);
+    for k in 0..3 {
+        if d[k].abs() < 1e-12 {
+            if o[k].abs() > half[k] {
+                return Entry::Miss;
+            }
+            continue;
+        }
+        let (mut a, mut c) = ((-half[k] - o[k]) / d[k], (half[k] - o[k]) / d[k]);
+        if a > c {
+            std::mem::swap(&mut a, &mut c);
+        }
+        if a > t0 {
+            t0 = a;
+            axis = k;
+        }
+        t1 = t1.min(c);
+    }
+    if t0 > t1 || axis == usize::MAX {
+        return Entry::Miss;
+    }
+    let mut n = Vec3A::ZERO;
+    n[axis] = -d[axis].signum();
+    Entry::At(t0, n)
+}
+
+/// A ray against the sphere of `radius` around `c`.
+fn cast_sphere(o: Vec3A, d: Vec3A, c: Vec3A, radius: f32) -> Entry {
+    let oc = o - c;
+    let (a, b, k) = (d.dot(d), oc.dot(d), oc.dot(oc) - radius * radius);
+    if k < 0.0 {
+        return Entry::Inside;
+    }
+    let disc = b * b - a * k;
+    if a <= 0.0 || disc < 0.0 {
+        return Entry::Miss;
+    }
+    let t = (-b - disc.sqrt()) / a;
+    if !(0.0..=1.0).contains(&t) {
+        return Entry::Miss;
+    }
+    Entry::At(t, oc + d * t)
+}
+
+/// Where a ray from outside enters the side of the cylinder of `radius` around the y axis,
+/// between heights `-h` and `h`.
+fn side_entry(o: Vec3A, d: Vec3A, radius: f32, h: f32) -> Option<(f32, Vec3A)> {
+    let a = d.x * d.x + d.z * d.z;
+    if a <= 1e-20 {
+        return None;
+    }
+    let b = o.x * d.x + o.z * d.z;
+    let k = o.x * o.x + o.z * o.z - radius * radius;
+    let disc = b * b - a * k;
+    if disc < 0.0 {
+        return None;
+    }
+    let t = (-b - disc.sqrt()) / a;
+    let p = o + d * t;
+    ((0.0..=1.0).contains(&t) && p.y.abs() <= h).then(|| (t, Vec3A::new(p.x, 0.0, p.z)))
+}
+
+impl TriItem {
+    /// Möller-Trumbore; the normal returned faces the ray (a back face's is turned round).
+    fn cast(&self, o: Vec3A, d: Vec3A, back_faces: bool) -> Option<(f32, Vec3A)> {
+        let facing = d.dot(self.n);
+        let back = facing > 0.0;
+        if back && !(back_faces || self.double_sided) {
+            return None;
+        }
+        let [a, b, c] = self.v;
+        let (e1, e2) = (b - a, c - a);
+        let p = d.cross(e2);
+        let det = e1.dot(p);
+        if det.abs() < 1e-20 {
+            return None;
+        }
+        let inv = 1.0 / det;
+        let s = o - a;
+        let u = s.dot(p) * inv;
+        if !(0.0..=1.0).contains(&u) {
+            return None;
+        }
+        let q = s.cross(e1);
+        let v = d.dot(q) * inv;
+        if v < 0.0 || u + v > 1.0 {
+            return None;
+        }
+        let t = e2.dot(q) * inv;
+        (0.0..=1.0).contains(&t).then(|| (t, if back { -self.n } else { self.n }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn set() -> ColliderSet {
+        let mut s = ColliderSet::new();
+        s.add_solid(Solid::Box { half: Vec3::new(5.0, 0.5, 5.0) }, Affine3A::IDENTITY, 1).unwrap();
+        s
+    }
+
+    #[test]
+    fn box_top_and_inside() {
+        let mut s = set();
+        s.index(2.0);
+        let hit = s.cast(RayKind::Down, Vec3::new(1.0, 5.0, 1.0), Vec3::new(1.0, -5.0, 1.0)).unwrap();
+        assert!((hit.position.y - 0.5).abs() < 1e-5 && hit.normal == Vec3::Y && !hit.concave);
+        // From inside: Down ignores the box, Headroom reports its start.
+        assert!(s.cast(RayKind::Down, Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, -5.0, 1.0)).is_none());
+        let h = s.cast(RayKind::Headroom, Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, 2.0, 1.0)).unwrap();
+        assert_eq!((h.position, h.normal), (Vec3::new(1.0, 0.0, 1.0), Vec3::ZERO));
+    }
+
+    #[test]
+    fn rounded_shapes_under_scale_and_rotation() {
+        let mut s = ColliderSet::new();
+        let t = Affine3A::from_translation(Vec3::new(10.0, 0.0, 0.0)) * Affine3A::from_scale(Vec3::splat(2.0));
+        s.add_solid(Solid::Sphere { radius: 1.0 }, t, 1).unwrap();
+        // A capsule lying along x (rotated from y), 4 m long, radius 0.5, at z = 10.
+        let lying = Affine3A::from_translation(Vec3::new(0.0, 0.0, 10.0))
+            * Affine3A::from_rotation_z(std::f32::consts::FRAC_PI_2);
+        s.add_solid(Solid::Capsule { radius: 0.5, height: 4.0 }, lying, 2).unwrap();
+        s.add_solid(
+            Solid::Cylinder { radius: 1.0, height: 2.0 },
+            Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0)),
+            4,
+        )
+        .unwrap();
+        s.index(2.0);
+        let down = |x: f32, z: f32| s.cast(RayKind::Down, Vec3::new(x, 9.0, z), Vec3::new(x, -9.0, z));
+        let top = down(10.0, 0.0).unwrap();
+        assert!((top.position.y - 2.0).abs() < 1e-4 && top.normal.abs_diff_eq(Vec3::Y, 1e-5));
+        let off = down(11.0, 0.0).unwrap();
+        assert!((off.position.y - 3.0f32.sqrt()).abs() < 1e-4);
+        assert!(down(12.1, 0.0).is_none());
+        // The capsule's cap end at x = 1.9 (centre 1.5): height sqrt(0.25 - 0.16).
+        let cap = down(1.9, 10.0).unwrap();
+        assert!((cap.position.y - 0.09f32.sqrt()).abs() < 1e-4 && cap.layer == 2);
+        assert!((down(0.3, 10.0).unwrap().position.y - 0.5).abs() < 1e-5);
+        assert!(down(2.1, 10.0).is_none());
+        let cyl = down(0.5, -10.5).unwrap();
+        assert!((cyl.position.y - 1.0).abs() < 1e-5 && cyl.normal == Vec3::Y && cyl.layer == 4);
+        // Sideways into the cylinder's side.
+        let side = s.cast(RayKind::Side, Vec3::new(-3.0, 0.0, -10.0), Vec3::new(0.0, 0.0, -10.0)).unwrap();
+        assert!((side.position.x + 1.0).abs() < 1e-5 && side.normal.abs_diff_eq(-Vec3::X, 1e-5));
+    }
+
+    #[test]
+    fn triangles_are_one_sided_unless_asked() {
+        let mut s = ColliderSet::new();
+        // A 2 x 2 square at y = 1 facing up (clockwise seen from above).
+        let q = [
+            Vec3::new(0.0, 1.0, 0.0),
+            Vec3::new(2.0, 1.0, 0.0),
+            Vec3::new(0.0, 1.0, 2.0),
+            Vec3::new(2.0, 1.0, 0.0),
+            Vec3::new(2.0, 1.0, 2.0),
+            Vec3::new(0.0, 1.0, 2.0),
+        ];
+        assert_eq!(s.add_trimesh(&q, Affine3A::IDENTITY, false, 1), 0);
+        s.index(2.0);
+        let down = s.cast(RayKind::Down, Vec3::new(0.5, 3.0, 0.5), Vec3::new(0.5, -3.0, 0.5)).unwrap();
+        assert!(down.concave && down.normal == Vec3::Y && (down.position.y - 1.0).abs() < 1e-6);
+        // From below: a Down-kind ray up would not see the back; Headroom does.
+        assert!(s.cast(RayKind::Down, Vec3::new(0.5, 0.0, 0.5), Vec3::new(0.5, 3.0, 0.5)).is_none());
+        let up = s.cast(RayKind::Headroom, Vec3::new(0.5, 0.0, 0.5), Vec3::new(0.5, 3.0, 0.5)).unwrap();
+        assert_eq!(up.normal, -Vec3::Y);
+    }
+
+    #[test]
+    fn height_map_and_world_boundary() {
+        let mut s = ColliderSet::new();
+        // 3 x 3 heights rising along x: 0, 1, 2; centred, placed at x = 100.
+        let h = [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0];
+        s.add_height_map(3, 3, &h, Affine3A::from_translation(Vec3::new(100.0, 0.0, 0.0)), 1).unwrap();
+        assert!(s.add_height_map(3, 2, &h, Affine3A::IDENTITY, 1).is_err());
+        s.add_half_space(Vec3::Y, -5.0, Affine3A::IDENTITY, 8).unwrap();
+        s.index(2.0);
+        let hit = s.cast(RayKind::Down, Vec3::new(100.5, 9.0, 0.2), Vec3::new(100.5, -9.0, 0.2)).unwrap();
+        assert!((hit.position.y - 1.5).abs() < 1e-5 && hit.normal.y > 0.5);
+        let floor = s.cast(RayKind::Down, Vec3::new(0.0, 9.0, 0.0), Vec3::new(0.0, -9.0, 0.0)).unwrap();
+        assert!((floor.position.y + 5.0).abs() < 1e-5 && floor.layer == 8);
+        assert!(s.cast(RayKind::Down, Vec3::new(0.0, -6.0, 0.0), Vec3::new(0.0, -9.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn bad_shapes_are_refused() {
+        let mut s = ColliderSet::new();
+        assert!(s.add_solid(Solid::Sphere { radius: f32::NAN }, Affine3A::IDENTITY, 1).is_err());
+        assert!(s
+            .add_solid(Solid::Box { half: Vec3::ONE }, Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0)), 1)
+            .is_err());
+        let nan = [Vec3::NAN, Vec3::ONE, Vec3::X];
+        assert_eq!(s.add_trimesh(&nan, Affine3A::IDENTITY, false, 1), 1);
+        assert_eq!(s.counts(), (0, 0, 0));
+    }
+}
