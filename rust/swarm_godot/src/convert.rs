@@ -19,6 +19,15 @@ pub fn to_vec3(v: Vector3) -> Vec3 {
 }
 
 #[inline]
+/// A Godot transform as the core's affine map (the same arithmetic as `Transform3D * Vector3`).
+pub fn to_affine(t: Transform3D) -> swarm_core::glam::Affine3A {
+    let b = t.basis;
+    swarm_core::glam::Affine3A::from_mat3_translation(
+        swarm_core::glam::Mat3::from_cols(to_vec3(b.col_a()), to_vec3(b.col_b()), to_vec3(b.col_c())),
+        to_vec3(t.origin),
+    )
+}
+
 pub fn to_vector3(v: Vec3) -> Vector3 {
     Vector3::new(v.x, v.y, v.z)
 }

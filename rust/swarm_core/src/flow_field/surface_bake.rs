@@ -151,34 +151,56 @@ impl SurfaceGrid {
 
     /// Which spans are flat ground: all linked neighbours at the span's own height.
     fn flat_spans(&self) -> Vec<bool> {
-        self.links
-            .iter()
-            .enumerate()
-            .map(|(s, l)| l.iter().all(|&t| t == NONE || self.height[t as usize] == self.height[s]))
+        (0..self.links.len())
+            .into_par_iter()
+            .with_min_len(PAR_CHUNK)
+            .map(|s| self.links[s].iter().all(|&t| t == NONE || self.height[t as usize] == self.height[s]))
             .collect()
     }
 
-    /// Labels connected components by flood fill over links, in id order (deterministic).
+    /// Labels connected components (walkable spans joined by links), numbered in the order of
+    /// each one's lowest span id. Union-find over the spans in id order (row by row, so memory is
+    /// read in order; a flood fill wanders over the whole grid).
     fn components(&self) -> Vec<u32> {
         let n = self.height.len();
-        let mut comp = vec![NONE; n];
-        let mut stack = Vec::new();
-        let mut next = 0;
-        for s in 0..n {
-            if !self.walkable[s] || comp[s] != NONE {
+        let mut root: Vec<u32> = (0..n as u32).collect();
+        fn find(root: &mut [u32], mut s: u32) -> u32 {
+            while root[s as usize] != s {
+                let up = root[root[s as usize] as usize];
+                root[s as usize] = up;
+                s = up;
+            }
+            s
+        }
+        for s in 0..n as u32 {
+            if !self.walkable[s as usize] {
                 continue;
             }
-            comp[s] = next;
-            stack.push(s as u32);
-            while let Some(c) = stack.pop() {
-                for &t in &self.links[c as usize] {
-                    if t != NONE && comp[t as usize] == NONE {
-                        comp[t as usize] = next;
-                        stack.push(t);
-                    }
+            for &t in &self.links[s as usize] {
+                if t == NONE || t < s {
+                    // Links are mutual: the lower span joined this pair already.
+                    continue;
+                }
+                let (a, b) = (find(&mut root, s), find(&mut root, t));
+                // The lower id is the root, so a root is its component's lowest span.
+                if a != b {
+                    root[a.max(b) as usize] = a.min(b);
                 }
             }
-            next += 1;
+        }
+        let mut comp = vec![NONE; n];
+        let mut next = 0;
+        for s in 0..n {
+            if !self.walkable[s] {
+                continue;
+            }
+            let r = find(&mut root, s as u32) as usize;
+            if r == s {
+                comp[s] = next;
+                next += 1;
+            } else {
+                comp[s] = comp[r];
+            }
         }
         comp
     }
@@ -188,53 +210,51 @@ impl SurfaceGrid {
     fn build_links(&self) -> Vec<[CellId; 8]> {
         let n = self.height.len();
         let step = self.params.max_step_height;
-        // Pass 1: each span's nearest walkable span within the step in each orthogonal column.
-        let mut best = vec![[NONE; 8]; n];
-        best.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
-            for (j, o) in out.iter_mut().enumerate() {
-                let s = (k * PAR_CHUNK + j) as u32;
-                if !self.walkable[s as usize] {
-                    continue;
+        // Each span's nearest walkable span within the step in each orthogonal column (+x, +z,
+        // -x, -z: direction `2 * k`). Each pass writes every entry once, from all threads (fresh
+        // memory is slow to touch the first time, so nothing is filled twice).
+        let best: Vec<[CellId; 4]> = (0..n)
+            .into_par_iter()
+            .with_min_len(PAR_CHUNK)
+            .map(|s| {
+                let mut o = [NONE; 4];
+                if !self.walkable[s] {
+                    return o;
                 }
-                let h = self.height[s as usize];
-                for d in (0..8).step_by(2) {
-                    let Some(nc) = self.neighbour_column(self.column[s as usize], d) else { continue };
+                let h = self.height[s];
+                for (k, o) in o.iter_mut().enumerate() {
+                    let Some(nc) = self.neighbour_column(self.column[s], 2 * k) else { continue };
                     let mut best_dh = f32::INFINITY;
                     for t in self.column_spans(nc) {
                         let dh = (self.height[t as usize] - h).abs();
                         if self.walkable[t as usize] && dh <= step && dh < best_dh {
                             best_dh = dh;
-                            o[d] = t;
+                            *o = t;
                         }
                     }
                 }
-            }
-        });
-        // Pass 2: keep mutual orthogonal links, then diagonals closing a linked 2x2 block.
-        let mut links = vec![[NONE; 8]; n];
-        links.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
-            for (j, o) in out.iter_mut().enumerate() {
-                let s = k * PAR_CHUNK + j;
-                for d in (0..8).step_by(2) {
-                    let t = best[s][d];
-                    if t != NONE && best[t as usize][(d + 4) & 7] == s as u32 {
-                        o[d] = t;
-                    }
-                }
-            }
-        });
-        let orth = links.clone();
+                o
+            })
+            .collect();
+        // Orthogonal links are mutual nearest spans; a diagonal closes a 2x2 block whose four
+        // orthogonal links all hold.
         let mutual = |a: CellId, d: usize| -> CellId {
-            let t = orth[a as usize][d];
-            if t != NONE && orth[t as usize][(d + 4) & 7] == a {
+            let t = best[a as usize][d / 2];
+            if t != NONE && best[t as usize][((d + 4) & 7) / 2] == a {
                 t
             } else {
                 NONE
             }
         };
-        links.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
-            for (j, o) in out.iter_mut().enumerate() {
-                let s = (k * PAR_CHUNK + j) as u32;
+        (0..n)
+            .into_par_iter()
+            .with_min_len(PAR_CHUNK)
+            .map(|s| {
+                let s = s as CellId;
+                let mut o = [NONE; 8];
+                for d in (0..8).step_by(2) {
+                    o[d] = mutual(s, d);
+                }
                 for d in (1..8).step_by(2) {
                     let (o1, o2) = (o[d - 1], o[(d + 1) & 7]);
                     if o1 == NONE || o2 == NONE {
@@ -248,9 +268,9 @@ impl SurfaceGrid {
                         o[d] = c;
                     }
                 }
-            }
-        });
-        links
+                o
+            })
+            .collect()
     }
 
     /// Spans the clearance rules block (computed on the current links).

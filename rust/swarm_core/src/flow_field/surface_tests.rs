@@ -105,6 +105,36 @@ mod tests {
     }
 
     #[test]
+    fn components_are_numbered_by_their_lowest_span() {
+        // Pockets that a row-by-row union meets late (a U shape joins at its bottom).
+        let rows = ["#.#.#..#.", "#.#.##.#.", "#...#..#.", "####..##.", "..#....#.", "..#.##.#."];
+        let g = ascii(&rows, 1.0, 0.0);
+        // Reference: flood fill from each unlabelled walkable span in id order.
+        let n = g.cell_count();
+        let mut want = vec![NONE; n];
+        let mut next = 0;
+        for s in 0..n as CellId {
+            if !g.is_walkable(s) || want[s as usize] != NONE {
+                continue;
+            }
+            let mut stack = vec![s];
+            want[s as usize] = next;
+            while let Some(c) = stack.pop() {
+                for &t in g.links(c) {
+                    if t != NONE && want[t as usize] == NONE {
+                        want[t as usize] = next;
+                        stack.push(t);
+                    }
+                }
+            }
+            next += 1;
+        }
+        assert!(next >= 4);
+        let got: Vec<u32> = (0..n as CellId).map(|s| g.component(s)).collect();
+        assert_eq!(got, want);
+    }
+
+    #[test]
     fn locate_nearest_and_step() {
         let g = ascii(&["....", ".##.", "...."], 1.0, 0.0);
         assert_eq!(g.locate(Vec3::new(-1.0, 0.0, 0.5)), None);

@@ -38,6 +38,14 @@ enum State {
 #[derive(GodotClass)]
 #[class(tool, init, base = RefCounted)]
 pub struct SwarmFlowFieldBaker {
+    /// Sample with physics rays even where every collision shape over the bake bounds could be
+    /// read directly. By default the bake reads the shapes once (boxes, spheres, capsules,
+    /// cylinders, trimeshes, height maps, world boundaries) and answers its rays from them on
+    /// all threads, which gives the same grid many times faster; it casts physics rays only
+    /// when a shape it cannot read (a [ConvexPolygonShape3D], a custom shape) is in the bounds.
+    /// See [method get_sample_method].
+    #[var]
+    use_physics_rays: bool,
     #[init(val = State::Idle)]
     state: State,
     manager: Option<Gd<Node3D>>,
@@ -46,6 +54,7 @@ pub struct SwarmFlowFieldBaker {
     progress: f32,
     busy_usec: u64,
     rays: u64,
+    method: String,
     dims: (u32, u32),
     result: Option<Gd<SwarmFlowFieldData>>,
     base: Base<RefCounted>,
@@ -67,7 +76,8 @@ impl SwarmFlowFieldBaker {
             let msg = format!("{}: cannot bake the flow field: the node is not in the scene tree", self.label);
             return self.fail(msg, Error::ERR_UNCONFIGURED);
         }
-        let baker = read_settings(&manager).and_then(FlowBaker::new);
+        let rays = self.use_physics_rays;
+        let baker = read_settings(&manager).and_then(|s| FlowBaker::new(s, rays));
         match baker {
             Ok(b) => {
                 self.dims = b.dims();
@@ -107,6 +117,7 @@ impl SwarmFlowFieldBaker {
         if let State::Running(b) = &mut self.state {
             self.progress = b.step(&mut space, max);
             self.rays = b.ray_count();
+            self.method = b.method().to_string();
         }
         self.busy_usec += t.elapsed().as_micros() as u64;
         self.progress
@@ -143,6 +154,7 @@ impl SwarmFlowFieldBaker {
                             while !b.is_done() {
                                 b.step(&mut space, 1 << 20);
                             }
+                            self.method = b.method().to_string();
                         }
                         Err(e) => {
                             self.fail(e, Error::ERR_UNAVAILABLE);
@@ -157,7 +169,7 @@ impl SwarmFlowFieldBaker {
                     Ok(grid) => {
                         self.progress = 1.0;
                         self.state = State::Finished;
-                        self.result = Some(SwarmFlowFieldData::from_grid(&grid));
+                        self.result = Some(SwarmFlowFieldData::from_grid(grid));
                         self.result.clone()
                     }
                     Err(e) => {
@@ -204,10 +216,19 @@ impl SwarmFlowFieldBaker {
         Vector2i::new(self.dims.0 as i32, self.dims.1 as i32)
     }
 
-    /// Physics rays cast so far.
+    /// Rays cast so far (answered from the collision shapes or by the physics engine: see
+    /// [method get_sample_method]).
     #[func]
     fn get_ray_count(&self) -> i64 {
         self.rays as i64
+    }
+
+    /// How this bake samples, known after the first [method step]: [code]"collision shapes"[/code]
+    /// (read once, rays answered on all threads), or [code]"physics rays"[/code] with the reason
+    /// in brackets (a shape type it cannot read, or [member use_physics_rays]).
+    #[func]
+    fn get_sample_method(&self) -> GString {
+        GString::from(&self.method)
     }
 
     /// Milliseconds spent inside [method step] and [method finish] (not the frames between).
@@ -226,6 +247,7 @@ impl SwarmFlowFieldBaker {
         self.progress = 0.0;
         self.busy_usec = 0;
         self.rays = 0;
+        self.method.clear();
         self.dims = (0, 0);
         self.result = None;
     }

@@ -8,13 +8,13 @@
 
 use godot::classes::{Engine, INode3D, Node3D, Time};
 use godot::prelude::*;
-use swarm_core::glam::{Affine3A, Mat3, Vec2};
+use swarm_core::glam::{Affine3A, Vec2};
 use swarm_core::host_parts::PartState;
 use swarm_core::spawn::{Shape, SpawnArea, SpawnRng};
 use swarm_core::Frustum;
 
 use crate::class_enum::class_enum;
-use crate::convert::{to_vec3, to_vector3, Checker};
+use crate::convert::{to_affine, to_vector3, Checker};
 use crate::lookup::SPAWNER_GROUP;
 use crate::nodes::manager::SwarmManager;
 use crate::resources::archetype::SwarmAgentArchetype;
@@ -30,15 +30,6 @@ const VIEW_WARNING_INTERVAL_MS: u64 = 5000;
 /// `None` when there is no camera or its planes are not finite (then nothing is on screen).
 pub fn manager_view(manager: &Gd<SwarmManager>) -> Option<Frustum> {
     manager.bind().camera_frustum().filter(Frustum::is_valid)
-}
-
-/// A Godot transform as the core's affine map (the same arithmetic as `Transform3D * Vector3`).
-fn to_affine(t: Transform3D) -> Affine3A {
-    let b = t.basis;
-    Affine3A::from_mat3_translation(
-        Mat3::from_cols(to_vec3(b.col_a()), to_vec3(b.col_b()), to_vec3(b.col_c())),
-        to_vec3(t.origin),
-    )
 }
 
 /// Everything a spawn needs from a spawner, read while it is bound.

@@ -179,12 +179,12 @@ impl SwarmFlowFieldData {
 
 impl SwarmFlowFieldData {
     /// A new resource holding `grid`.
-    pub fn from_grid(grid: &SurfaceGrid) -> Gd<Self> {
+    pub fn from_grid(grid: SurfaceGrid) -> Gd<Self> {
         let mut r = Self::new_gd();
         {
             let mut b = r.bind_mut();
             b.grid_bytes = PackedByteArray::from(grid.to_bytes().as_slice());
-            b.cache.replace(Some(Ok(Rc::new(grid.clone()))));
+            b.cache.replace(Some(Ok(Rc::new(grid))));
         }
         r
     }

@@ -45,6 +45,8 @@ struct SolidItem {
     /// The solid's normals to world normals (the inverse transpose of its linear part).
     normal_to_world: Mat3A,
     layer: u32,
+    /// A box whose axes stay along the world's: it is its world bounds, tested there directly.
+    axis_aligned: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -112,7 +114,11 @@ impl ColliderSet {
             return Err(format!("{solid:?} has a size that is not a positive finite number"));
         }
         let inv = invert(transform)?;
-        let item = SolidItem { solid, inv, normal_to_world: inv.matrix3.transpose(), layer };
+        let m = transform.matrix3;
+        let along_axes =
+            [m.x_axis, m.y_axis, m.z_axis].iter().all(|c| c.cmpne(Vec3A::ZERO).bitmask().count_ones() == 1);
+        let axis_aligned = matches!(solid, Solid::Box { .. }) && along_axes;
+        let item = SolidItem { solid, inv, normal_to_world: inv.matrix3.transpose(), layer, axis_aligned };
         let aabb = item.world_aabb(transform);
         self.solids.push(item);
         self.solid_aabbs.push(aabb);
@@ -256,6 +262,7 @@ impl ColliderSet {
         (f(x, self.origin.0, self.buckets.0), f(z, self.origin.1, self.buckets.1))
     }
 
+    #[inline]
     fn bucket_items(&self, x: f32, z: f32) -> &[u32] {
         let (bx, bz) = self.bucket_of(x, z);
         let b = (bz * self.buckets.0 + bx) as usize;
@@ -270,66 +277,59 @@ impl ColliderSet {
         }
         let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
         let seg = (o.min(o + d), o.max(o + d));
-        let mut best: Option<(f32, RayHit)> = None;
-        let mut consider = |t: f32, hit: RayHit| {
-            if best.is_none_or(|(bt, _)| t < bt) {
-                best = Some((t, hit));
-            }
-        };
+        let headroom = kind == RayKind::Headroom;
         let back_faces = kind != RayKind::Down;
         let solids = self.solids.len();
-        let mut test = |id: u32| {
+        let mut best = Best { t: f32::INFINITY, n: Vec3A::ZERO, layer: 0, concave: false };
+        let first = self.bucket_items(from.x, from.z);
+        let vertical = from.x == to.x && from.z == to.z;
+        let other = if vertical { first } else { self.bucket_items(to.x, to.z) };
+        // A ray across a bucket edge (the bake's rays are at most a column long sideways) tests
+        // both buckets; items in both test twice, which finds nothing new.
+        let other = if std::ptr::eq(first, other) { &[][..] } else { other };
+        // The bake's rays mostly run along one axis (vertical ones, level wall rays).
+        let along = match d.cmpne(Vec3A::ZERO).bitmask() {
+            0b001 => Some(0),
+            0b010 => Some(1),
+            0b100 => Some(2),
+            _ => None,
+        };
+        for &id in first.iter().chain(other) {
             let id = id as usize;
-            let (lo, hi) = if id < solids { self.solid_aabbs[id] } else { self.tri_aabbs[id - solids] };
-            if lo.cmpgt(seg.1).any() || hi.cmplt(seg.0).any() {
-                return;
-            }
             if id < solids {
+                let (lo, hi) = self.solid_aabbs[id];
+                if lo.cmpgt(seg.1).any() || hi.cmplt(seg.0).any() {
+                    continue;
+                }
                 let s = &self.solids[id];
-                match s.cast(o, d) {
-                    Entry::Inside => {
-                        if kind == RayKind::Headroom {
-                            consider(
-                                0.0,
-                                RayHit { position: from, normal: Vec3::ZERO, layer: s.layer, concave: false },
-                            );
-                        }
-                    }
+                let entry = match (s.axis_aligned, along) {
+                    (true, Some(k)) => cast_aabb_along(o, d, k, lo, hi),
+                    (true, None) => cast_box(o - (lo + hi) * 0.5, d, (hi - lo) * 0.5),
+                    _ => s.cast(o, d),
+                };
+                match entry {
+                    Entry::Inside if headroom => best.offer(0.0, Vec3A::ZERO, s.layer, false),
                     Entry::At(t, n) => {
-                        let normal = Vec3::from((s.normal_to_world * n).normalize_or_zero());
-                        consider(
-                            t,
-                            RayHit { position: from + (to - from) * t, normal, layer: s.layer, concave: false },
-                        );
+                        let n = if s.axis_aligned { n } else { (s.normal_to_world * n).normalize_or_zero() };
+                        best.offer(t, n, s.layer, false);
                     }
-                    Entry::Miss => {}
+                    _ => {}
                 }
             } else {
+                let (lo, hi) = self.tri_aabbs[id - solids];
+                if lo.cmpgt(seg.1).any() || hi.cmplt(seg.0).any() {
+                    continue;
+                }
                 let tri = &self.tris[id - solids];
                 if let Some((t, n)) = tri.cast(o, d, back_faces) {
-                    let hit = RayHit {
-                        position: from + (to - from) * t,
-                        normal: n.into(),
-                        layer: tri.layer,
-                        concave: tri.concave,
-                    };
-                    consider(t, hit);
+                    best.offer(t, n, tri.layer, tri.concave);
                 }
             }
-        };
-        let first = self.bucket_items(from.x, from.z);
-        first.iter().for_each(|&id| test(id));
-        let other = self.bucket_items(to.x, to.z);
-        if !std::ptr::eq(first, other) {
-            // A ray across a bucket edge (the bake's rays are at most a column long sideways);
-            // items in both buckets test twice, which finds nothing new.
-            other.iter().for_each(|&id| test(id));
         }
         for h in &self.planes {
-            let inside = h.n.dot(o) < h.d;
-            if inside {
-                if kind == RayKind::Headroom {
-                    consider(0.0, RayHit { position: from, normal: Vec3::ZERO, layer: h.layer, concave: false });
+            if h.n.dot(o) < h.d {
+                if headroom {
+                    best.offer(0.0, Vec3A::ZERO, h.layer, false);
                 }
                 continue;
             }
@@ -337,14 +337,33 @@ impl ColliderSet {
             if denom < 0.0 {
                 let t = (h.d - h.n.dot(o)) / denom;
                 if (0.0..=1.0).contains(&t) {
-                    consider(
-                        t,
-                        RayHit { position: from + (to - from) * t, normal: h.n.into(), layer: h.layer, concave: false },
-                    );
+                    best.offer(t, h.n, h.layer, false);
                 }
             }
         }
-        best.map(|(_, h)| h)
+        best.t.is_finite().then(|| RayHit {
+            position: from + (to - from) * best.t,
+            normal: best.n.into(),
+            layer: best.layer,
+            concave: best.concave,
+        })
+    }
+}
+
+/// The nearest hit so far of a cast (the first of equally near ones).
+struct Best {
+    t: f32,
+    n: Vec3A,
+    layer: u32,
+    concave: bool,
+}
+
+impl Best {
+    #[inline(always)]
+    fn offer(&mut self, t: f32, n: Vec3A, layer: u32, concave: bool) {
+        if t < self.t {
+            *self = Best { t, n, layer, concave };
+        }
     }
 }
 
@@ -394,7 +413,9 @@ impl SolidItem {
         (t.translation - e, t.translation + e)
     }
 
-    /// The ray `o + t d` (world space, `t` in 0..=1) against the solid.
+    /// The ray `o + t d` (world space, `t` in 0..=1) against the solid (kept out of the caller's
+    /// loop, which mostly meets axis-aligned boxes).
+    #[inline(never)]
     fn cast(&self, o: Vec3A, d: Vec3A) -> Entry {
         let (o, d) = (self.inv.transform_point3a(o), self.inv.matrix3 * d);
         match self.solid {
@@ -471,6 +492,28 @@ fn cast_box(o: Vec3A, d: Vec3A, half: Vec3A) -> Entry {
     Entry::At(t0, n)
 }
 
+/// A ray along axis `k` only against the box `lo..hi`, answered as `cast_box` answers it (a
+/// start on a face, or inside one axis's range on another's face, misses), without divisions
+/// by the other axes.
+#[inline]
+fn cast_aabb_along(o: Vec3A, d: Vec3A, k: usize, lo: Vec3A, hi: Vec3A) -> Entry {
+    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+    if o[i] < lo[i] || o[i] > hi[i] || o[j] < lo[j] || o[j] > hi[j] {
+        return Entry::Miss;
+    }
+    if o[k] > lo[k] && o[k] < hi[k] {
+        let strictly = o[i] > lo[i] && o[i] < hi[i] && o[j] > lo[j] && o[j] < hi[j];
+        return if strictly { Entry::Inside } else { Entry::Miss };
+    }
+    let t = if d[k] < 0.0 { (hi[k] - o[k]) / d[k] } else { (lo[k] - o[k]) / d[k] };
+    if !(t > 0.0 && t <= 1.0) {
+        return Entry::Miss;
+    }
+    let mut n = Vec3A::ZERO;
+    n[k] = -d[k].signum();
+    Entry::At(t, n)
+}
+
 /// A ray against the sphere of `radius` around `c`.
 fn cast_sphere(o: Vec3A, d: Vec3A, c: Vec3A, radius: f32) -> Entry {
     let oc = o - c;
@@ -509,6 +552,7 @@ fn side_entry(o: Vec3A, d: Vec3A, radius: f32, h: f32) -> Option<(f32, Vec3A)> {
 
 impl TriItem {
     /// Möller-Trumbore; the normal returned faces the ray (a back face's is turned round).
+    #[inline(never)]
     fn cast(&self, o: Vec3A, d: Vec3A, back_faces: bool) -> Option<(f32, Vec3A)> {
         let facing = d.dot(self.n);
         let back = facing > 0.0;

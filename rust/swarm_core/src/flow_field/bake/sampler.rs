@@ -5,7 +5,7 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
-use super::rays::{RayCaster, RayHit, RayKind};
+use super::rays::{RayCaster, RayKind};
 use super::settings::BakeSettings;
 use crate::flow_field::surface::{BakeSamples, SurfaceGrid, SurfaceSample};
 
@@ -130,17 +130,19 @@ impl Baker {
             budget -= 1;
         }
         while budget > 0 && self.surfaces_done >= cols && self.walls_done < cols {
-            self.wall_column(rays, self.walls_done);
+            self.wall_column(rays, self.walls_done, &[], 0, &mut []);
             self.walls_done += 1;
             budget -= 1;
         }
         self.progress()
     }
 
-    /// `step` through a caster that threads can share (a `ColliderSet`): pass 1 samples its
-    /// columns in parallel, in fixed chunks joined in column order, so the samples are those
-    /// `step` would take on any number of threads; pass 2 runs in order, since each wall it finds
-    /// changes which surfaces the next ones link.
+    /// `step` through a caster that threads can share (a `ColliderSet`), with the same result on
+    /// any number of threads: pass 1 samples its columns in parallel, in fixed chunks joined in
+    /// column order; pass 2 casts its rays in parallel against the surfaces pass 1 left, then
+    /// goes through the columns in order as `step` does (each wall it finds can change which
+    /// surfaces the next rays pair), casting again only for a pair that changed. (It casts a few
+    /// more rays than `step` for the same samples.)
     pub fn step_shared<C: Sync>(&mut self, rays: &C, max_columns: usize) -> f32
     where
         for<'c> &'c C: RayCaster,
@@ -176,13 +178,17 @@ impl Baker {
             }
             self.surfaces_done = end;
         }
-        // What is left of the budget goes to pass 2.
+        // What is left of the budget goes to pass 2: its rays cast on all threads first, then
+        // the columns in order, casting again only where an earlier wall changed a pair.
         let left = budget - (end - start);
-        if left > 0 {
-            self.step(&mut &*rays, left)
-        } else {
-            self.progress()
+        if left > 0 && self.surfaces_done >= cols {
+            let (first, end) = (self.walls_done, (self.walls_done + left).min(cols));
+            let (memo, cast) = self.wall_memo(rays, first, end);
+            self.rays += cast;
+            self.replay_walls(&mut &*rays, first, end, &memo);
+            self.walls_done = end;
         }
+        self.progress()
     }
 
     /// Samples everything left through `rays` and bakes.
@@ -216,11 +222,6 @@ impl Baker {
         self.plan.column_centre(col)
     }
 
-    fn cast(&mut self, rays: &mut impl RayCaster, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
-        self.rays += 1;
-        rays.cast(kind, from, to)
-    }
-
     /// Pass 1 for column `col` (columns are sampled in order, so its samples go at the end).
     fn sample_column(&mut self, rays: &mut impl RayCaster, col: usize) {
         let mut found = std::mem::take(&mut self.scratch);
@@ -232,42 +233,140 @@ impl Baker {
         self.scratch = found;
     }
 
-    /// Pass 2 for column `col`: wall rays toward the +x and +z columns.
-    fn wall_column(&mut self, rays: &mut impl RayCaster, col: usize) {
-        let p = self.plan;
-        let (ix, iz) = (col % p.dims_x as usize, col / p.dims_x as usize);
-        let (ax, az) = self.column_centre(col);
-        for (dx, dz) in [(1usize, 0usize), (0, 1)] {
-            if ix + dx >= p.dims_x as usize || iz + dz >= p.dims_z as usize {
-                continue;
-            }
-            let other = col + dx + dz * p.dims_x as usize;
-            let (bx, bz) = self.column_centre(other);
+    /// Pass 2 for column `col`: wall rays toward the +x and +z columns. Where `memo` (see
+    /// `wall_memo`, its first sample `memo_base`) holds the ray's answer for the same pair of
+    /// surfaces, that answer is used instead of casting again.
+    /// Each column whose surface it blocks is marked in `changed` (when not empty).
+    fn wall_column(
+        &mut self,
+        rays: &mut impl RayCaster,
+        col: usize,
+        memo: &[WallMemo],
+        memo_base: usize,
+        changed: &mut [bool],
+    ) {
+        for (k, other) in self.wall_neighbours(col) {
             let (a0, a1) = (self.column_start[col] as usize, self.column_start[col + 1] as usize);
             for a in a0..a1 {
-                if !self.samples[a].walkable {
-                    continue;
-                }
-                let ha = self.samples[a].height;
-                let Some(b) = self.link_candidate(other, ha) else { continue };
-                let hb = self.samples[b].height;
-                let pa = Vec3::new(ax, ha + p.side_lift, az);
-                let pb = Vec3::new(bx, hb + p.side_lift, bz);
-                let (ta, tb) = (self.under_trimesh[a], self.under_trimesh[b]);
-                // Where the wall is along a -> b (0..1), from either side.
-                let mut at = self.cast(rays, RayKind::Side, pa, pb).map(|h| fraction(pa, pb, h.position));
-                if at.is_none() && (ta || tb) {
-                    at = self.cast(rays, RayKind::Side, pb, pa).map(|h| 1.0 - fraction(pb, pa, h.position));
-                }
+                let Some(b) = self.wall_pair(a, other) else { continue };
+                let remembered = memo.get(a.wrapping_sub(memo_base)).map(|m| m[k]).filter(|m| m.0 == b as u32);
+                let at = match remembered {
+                    Some((_, at)) => (!at.is_nan()).then_some(at),
+                    None => {
+                        let (at, cast) = wall_at(rays, self.wall_ends(col, other, a, b));
+                        self.rays += cast;
+                        at
+                    }
+                };
                 if let Some(t) = at {
-                    let block_a = match (ta, tb) {
-                        (true, false) => true,
-                        (false, true) => false,
-                        _ => t < 0.5,
-                    };
-                    self.samples[if block_a { a } else { b }].walkable = false;
+                    let blocked_col = self.block(a, b, t, col, other);
+                    if let Some(c) = changed.get_mut(blocked_col) {
+                        *c = true;
+                    }
                 }
             }
+        }
+    }
+
+    /// A wall at `t` along the ray from sample `a` (of column `col`) to `b` (of `other`) blocks
+    /// the surface on the side nearer to it (the one under a trimesh, if only one is); returns
+    /// that surface's column.
+    fn block(&mut self, a: usize, b: usize, t: f32, col: usize, other: usize) -> usize {
+        let block_a = match (self.under_trimesh[a], self.under_trimesh[b]) {
+            (true, false) => true,
+            (false, true) => false,
+            _ => t < 0.5,
+        };
+        self.samples[if block_a { a } else { b }].walkable = false;
+        if block_a {
+            col
+        } else {
+            other
+        }
+    }
+
+    /// Pass 2 over columns `first..end` with their rays answered in `memo` (from `first`'s first
+    /// sample): in order, as `wall_column`; a column whose surfaces and neighbours' surfaces no
+    /// earlier wall changed pairs as the memo did, so only its walls are applied.
+    fn replay_walls(&mut self, rays: &mut impl RayCaster, first: usize, end: usize, memo: &[WallMemo]) {
+        let base = self.column_start[first] as usize;
+        let mut changed = vec![false; self.column_count()];
+        let nx = self.plan.dims_x as usize;
+        for col in first..end {
+            let touched = [col, col + 1, col + nx].iter().any(|&c| changed.get(c).copied().unwrap_or(false));
+            if touched {
+                self.wall_column(rays, col, memo, base, &mut changed);
+                continue;
+            }
+            for (k, other) in self.wall_neighbours(col) {
+                for a in self.column_start[col] as usize..self.column_start[col + 1] as usize {
+                    let (b, t) = memo[a - base][k];
+                    if b != u32::MAX && !t.is_nan() {
+                        let blocked_col = self.block(a, b as usize, t, col, other);
+                        changed[blocked_col] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pass 2's rays for columns `first..end`, cast on all threads against the surfaces as they
+    /// are now, per sample of those columns (from the first one's) and direction: the surface
+    /// paired with and the answer (NaN: no wall). Returns them and the rays cast.
+    fn wall_memo<C: Sync>(&self, rays: &C, first: usize, end: usize) -> (Vec<WallMemo>, u64)
+    where
+        for<'c> &'c C: RayCaster,
+    {
+        let chunks: Vec<(Vec<WallMemo>, u64)> = (first..end)
+            .step_by(PAR_COLUMNS)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|c0| {
+                let c1 = (c0 + PAR_COLUMNS).min(end);
+                let base = self.column_start[c0] as usize;
+                let mut memo = vec![[(u32::MAX, f32::NAN); 2]; self.column_start[c1] as usize - base];
+                let mut cast = 0;
+                for col in c0..c1 {
+                    for (k, other) in self.wall_neighbours(col) {
+                        for a in self.column_start[col] as usize..self.column_start[col + 1] as usize {
+                            let Some(b) = self.wall_pair(a, other) else { continue };
+                            let (at, n) = wall_at(&mut &*rays, self.wall_ends(col, other, a, b));
+                            cast += n;
+                            memo[a - base][k] = (b as u32, at.unwrap_or(f32::NAN));
+                        }
+                    }
+                }
+                (memo, cast)
+            })
+            .collect();
+        let cast = chunks.iter().map(|c| c.1).sum();
+        (chunks.into_iter().flat_map(|c| c.0).collect(), cast)
+    }
+
+    /// The +x and +z neighbours of column `col` that exist, with their direction's index.
+    fn wall_neighbours(&self, col: usize) -> impl Iterator<Item = (usize, usize)> {
+        let (nx, nz) = (self.plan.dims_x as usize, self.plan.dims_z as usize);
+        let (ix, iz) = (col % nx, col / nx);
+        [(1usize, 0usize), (0, 1)]
+            .into_iter()
+            .enumerate()
+            .filter_map(move |(k, (dx, dz))| (ix + dx < nx && iz + dz < nz).then(|| (k, col + dx + dz * nx)))
+    }
+
+    /// The surface of column `other` that walkable sample `a` would link to, if any.
+    fn wall_pair(&self, a: usize, other: usize) -> Option<usize> {
+        self.samples[a].walkable.then(|| self.link_candidate(other, self.samples[a].height)).flatten()
+    }
+
+    /// The ends of the wall ray between samples `a` (of column `col`) and `b` (of `other`), and
+    /// whether each is under a trimesh.
+    fn wall_ends(&self, col: usize, other: usize, a: usize, b: usize) -> WallRay {
+        let ((ax, az), (bx, bz)) = (self.column_centre(col), self.column_centre(other));
+        let lift = self.plan.side_lift;
+        WallRay {
+            a: Vec3::new(ax, self.samples[a].height + lift, az),
+            b: Vec3::new(bx, self.samples[b].height + lift, bz),
+            under_trimesh: (self.under_trimesh[a], self.under_trimesh[b]),
         }
     }
 
@@ -325,6 +424,28 @@ fn surfaces(p: &Plan, (x, z): (f32, f32), rays: &mut impl RayCaster, found: &mut
         }
     }
     cast
+}
+
+/// Per sample, per direction (+x, +z): the surface its wall ray paired it with (`u32::MAX`:
+/// none) and where along the ray the wall is (NaN: no wall).
+type WallMemo = [(u32, f32); 2];
+
+/// A wall ray of pass 2: from above surface `a` to above surface `b`.
+struct WallRay {
+    a: Vec3,
+    b: Vec3,
+    under_trimesh: (bool, bool),
+}
+
+/// Where along `a -> b` (0..1) a wall is, from either side (the way back only when an end is
+/// under a trimesh, see the module docs), and the rays cast.
+fn wall_at(rays: &mut impl RayCaster, w: WallRay) -> (Option<f32>, u64) {
+    let (pa, pb) = (w.a, w.b);
+    let at = rays.cast(RayKind::Side, pa, pb).map(|h| fraction(pa, pb, h.position));
+    if at.is_none() && (w.under_trimesh.0 || w.under_trimesh.1) {
+        return (rays.cast(RayKind::Side, pb, pa).map(|h| 1.0 - fraction(pb, pa, h.position)), 2);
+    }
+    (at, 1)
 }
 
 /// How far along `from -> to` (0..1) a point on the segment is.

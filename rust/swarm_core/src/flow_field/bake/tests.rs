@@ -197,7 +197,6 @@ fn collider_set_bakes_as_the_box_world_does() {
     while !shared.is_done() {
         shared.step_shared(&set, 301);
     }
-    assert_eq!(one.ray_count(), shared.ray_count());
     let (one, shared) = (one.finish().unwrap(), shared.finish().unwrap());
     assert_eq!(one, shared);
     // The tilted ramp is the one place the arithmetic differs (an inverse transform against a

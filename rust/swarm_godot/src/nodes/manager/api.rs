@@ -313,8 +313,8 @@ impl SwarmManager {
             return godot::global::Error::ERR_UNCONFIGURED;
         };
         match flow_bake::bake_now(settings, &mut space) {
-            Ok(grid) => {
-                self.flow_field_data = Some(SwarmFlowFieldData::from_grid(&grid));
+            Ok((grid, _method)) => {
+                self.flow_field_data = Some(SwarmFlowFieldData::from_grid(grid));
                 self.push_facts(false);
                 godot::global::Error::OK
             }

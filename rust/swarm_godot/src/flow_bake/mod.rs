@@ -1,7 +1,11 @@
-//! The surface flow field bake's Godot side: the core's `Baker`
-//! (`swarm_core::flow_field::bake`, which does all the sampling and says how) casting its rays
-//! through a `PhysicsDirectSpaceState3D`, a slice of columns at a time (`FlowBaker`, for the
-//! editor's progress bar) or in one go (`bake_now`).
+//! The surface flow field bake's Godot side: the core's `Baker` (`swarm_core::flow_field::bake`,
+//! which does all the sampling and says how) answered from the scene's collision shapes read
+//! once into a `ColliderSet` (`shapes`; pass 1 then runs on all threads), or, where a shape the
+//! set does not model overlaps the bounds (or when asked), by casting physics rays through a
+//! `PhysicsDirectSpaceState3D`; a slice of columns at a time (`FlowBaker`, for the editor's
+//! progress bar) or in one go (`bake_now`).
+
+mod shapes;
 
 use std::collections::HashMap;
 
@@ -9,20 +13,29 @@ use godot::classes::physics_server_3d::ShapeType;
 use godot::classes::{PhysicsDirectSpaceState3D, PhysicsRayQueryParameters3D, PhysicsServer3D};
 use godot::prelude::*;
 pub use swarm_core::flow_field::bake::BakeSettings;
-use swarm_core::flow_field::bake::{Baker, RayCaster, RayHit, RayKind};
+use swarm_core::flow_field::bake::{Baker, ColliderSet, RayCaster, RayHit, RayKind};
 use swarm_core::flow_field::SurfaceGrid;
 use swarm_core::glam::Vec3;
 
-/// A bake in progress: the core's baker and the ray queries it casts through, kept between steps.
+/// What answers the bake's rays.
+enum Source {
+    Shapes(Box<ColliderSet>),
+    Rays(Box<GodotRays>),
+}
+
+/// A bake in progress: the core's baker and what answers its rays, kept between steps.
 pub struct FlowBaker {
     baker: Baker,
-    rays: Option<GodotRays>,
+    source: Option<Source>,
+    physics_rays: bool,
+    method: String,
 }
 
 impl FlowBaker {
-    /// Validates the settings; the error names the bad field.
-    pub fn new(settings: BakeSettings) -> Result<Self, String> {
-        Ok(Self { baker: Baker::new(settings)?, rays: None })
+    /// Validates the settings; the error names the bad field. `physics_rays` casts physics rays
+    /// even where every shape could be read directly.
+    pub fn new(settings: BakeSettings, physics_rays: bool) -> Result<Self, String> {
+        Ok(Self { baker: Baker::new(settings)?, source: None, physics_rays, method: String::new() })
     }
 
     /// Grid size in columns (x, z).
@@ -35,17 +48,29 @@ impl FlowBaker {
         self.baker.ray_count()
     }
 
+    /// How the bake samples ("collision shapes", or "physics rays" and why); empty until the
+    /// first step.
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+
     pub fn is_done(&self) -> bool {
         self.baker.is_done()
     }
 
     /// Samples up to `max_columns` more columns (at least one) through `space`; returns the
-    /// progress, 0..=1.
+    /// progress, 0..=1. The first step reads the shapes (or falls back to rays).
     pub fn step(&mut self, space: &mut Gd<PhysicsDirectSpaceState3D>, max_columns: usize) -> f32 {
-        let s = self.baker.settings();
-        let mask = s.walkable_mask | s.unwalkable_mask;
-        let rays = self.rays.get_or_insert_with(|| GodotRays::new(mask));
-        self.baker.step(&mut rays.caster(space), max_columns)
+        let s = *self.baker.settings();
+        let source = self.source.get_or_insert_with(|| {
+            let (source, method) = choose_source(space, &s, self.physics_rays);
+            self.method = method;
+            source
+        });
+        match source {
+            Source::Shapes(set) => self.baker.step_shared(&**set, max_columns),
+            Source::Rays(rays) => self.baker.step(&mut rays.caster(space), max_columns),
+        }
     }
 
     /// Bakes the grid from the samples (after sampling is done).
@@ -54,11 +79,32 @@ impl FlowBaker {
     }
 }
 
-/// Bakes in one go through `space` (run-time `bake_flow_field()`).
-pub fn bake_now(settings: BakeSettings, space: &mut Gd<PhysicsDirectSpaceState3D>) -> Result<SurfaceGrid, String> {
-    let baker = Baker::new(settings)?;
-    let mut rays = GodotRays::new(settings.walkable_mask | settings.unwalkable_mask);
-    baker.run(&mut rays.caster(space))
+/// The shapes when every one can be read, else physics rays; and the method's description.
+fn choose_source(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSettings, physics_rays: bool) -> (Source, String) {
+    let rays = || Source::Rays(Box::new(GodotRays::new(s.walkable_mask | s.unwalkable_mask)));
+    if physics_rays {
+        return (rays(), "physics rays (asked for)".to_string());
+    }
+    let t = std::time::Instant::now();
+    let r = shapes::read_colliders(space, s);
+    eprintln!("read_colliders {:?}", t.elapsed());
+    match r {
+        Ok(set) => (Source::Shapes(Box::new(set)), "collision shapes".to_string()),
+        Err(why) => (rays(), format!("physics rays ({why})")),
+    }
+}
+
+/// Bakes in one go through `space` (run-time `bake_flow_field()`); also returns the method.
+pub fn bake_now(
+    settings: BakeSettings,
+    space: &mut Gd<PhysicsDirectSpaceState3D>,
+) -> Result<(SurfaceGrid, String), String> {
+    let mut baker = FlowBaker::new(settings, false)?;
+    while !baker.is_done() {
+        baker.step(space, 1 << 20);
+    }
+    let method = baker.method.clone();
+    Ok((baker.finish()?, method))
 }
 
 /// Physics ray queries through a `PhysicsDirectSpaceState3D`: one query object per ray kind,
