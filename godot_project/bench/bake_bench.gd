@@ -7,8 +7,10 @@ extends SceneTree
 ## 4 ramps up to it; on both floors walls (0.2 m thick, 3 m tall) every 16 m in x and z with a
 ## 2 m door in each wall segment; pillars on the ground floor every 8 m.
 ## Each repeat bakes the whole level as the editor's button does, --step columns per step(), and
-## times sampling (the physics rays) and the grid bake (finish()) apart. Reports the fastest repeat
-## (and every repeat's total) as JSON to --out, and prints it. The peer, in the same run: Godot's
+## times sampling (reading the collision shapes and answering the rays from them) and the grid
+## bake (finish()) apart; then one bake with use_physics_rays (the rays cast through the physics
+## engine) for comparison. Reports the fastest repeat (and every repeat's total) as JSON to --out,
+## and prints it. The peer, in the same run: Godot's
 ## own navigation mesh bake of the same level (NavigationServer3D parsing the static colliders,
 ## then bake_from_source_geometry_data) at the same cell size, clearance and agent height.
 
@@ -156,6 +158,15 @@ func _run() -> void:
 		runs.append({"sample_ms": (t1 - t0) / 1000.0, "grid_ms": (t2 - t1) / 1000.0, "total_ms": (t2 - t0) / 1000.0, "steps": steps})
 		print("bake_bench: run %d: %.1f ms (sampling %.1f ms in %d steps, grid %.1f ms)" % [
 			r + 1, (t2 - t0) / 1000.0, (t1 - t0) / 1000.0, steps, (t2 - t1) / 1000.0])
+	var method := baker.get_sample_method()
+	# The same bake through physics rays (as before the shapes were read directly), once.
+	var ray_baker := SwarmFlowFieldBaker.new()
+	ray_baker.use_physics_rays = true
+	var r0 := Time.get_ticks_usec()
+	var ray_data: SwarmFlowFieldData = ray_baker.bake(host)
+	var ray_ms := (Time.get_ticks_usec() - r0) / 1000.0
+	var same_grid := ray_data != null and ray_data.walkable_cell_count == data.walkable_cell_count and ray_data.cell_count == data.cell_count
+	print("bake_bench: through physics rays %.1f ms (%d rays), same cell counts: %s" % [ray_ms, ray_baker.get_ray_count(), same_grid])
 	# The peer: Godot's own navigation mesh bake of the same level from the same colliders
 	# (NavigationServer3D parsing the static colliders, then baking), at the same cell size,
 	# clearance and agent height.
@@ -205,6 +216,9 @@ func _run() -> void:
 		"walkable_cells": data.walkable_cell_count,
 		"max_layers": data.get_max_layers(),
 		"rays": baker.get_ray_count(),
+		"method": method,
+		"physics_rays_total_ms": ray_ms,
+		"physics_rays_same_counts": same_grid,
 		"columns_per_step": step_columns,
 		"sample_ms": best["sample_ms"],
 		"grid_ms": best["grid_ms"],

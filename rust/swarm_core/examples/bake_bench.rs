@@ -118,7 +118,7 @@ fn main() {
 #[allow(dead_code)]
 fn ray_probe(set: &ColliderSet, size: f32) {
     use swarm_core::flow_field::bake::RayKind;
-    let n = 200_000;
+    let n: usize = std::env::var("PROBE_N").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
     let mut hits = 0;
     let t = Instant::now();
     for i in 0..n {
@@ -139,4 +139,17 @@ fn ray_probe(set: &ColliderSet, size: f32) {
     }
     let down = t.elapsed().as_secs_f64() * 1e9 / n as f64;
     eprintln!("probe {size}: side {side:.1} ns, down {down:.1} ns ({hits} hits)");
+    let mut two = ColliderSet::new();
+    add_box(&mut two, Vec3::new(0.0, -0.5, 0.0), Vec3::new(size, 0.0, size));
+    add_box(&mut two, Vec3::new(16.0, 3.8, 0.0), Vec3::new(size, 4.0, size));
+    two.index(2.0);
+    let t = Instant::now();
+    for i in 0..n {
+        let x = (i % 256) as f32 * 0.5 + 0.25;
+        let z = ((i / 256) % 256) as f32 * 0.5 + 0.25;
+        if two.cast(RayKind::Down, Vec3::new(x, 7.0, z), Vec3::new(x, -1.0, z)).is_some() {
+            hits += 1;
+        }
+    }
+    eprintln!("two slabs: down {:.1} ns", t.elapsed().as_secs_f64() * 1e9 / n as f64);
 }

@@ -85,10 +85,7 @@ fn choose_source(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSettings, ph
     if physics_rays {
         return (rays(), "physics rays (asked for)".to_string());
     }
-    let t = std::time::Instant::now();
-    let r = shapes::read_colliders(space, s);
-    eprintln!("read_colliders {:?}", t.elapsed());
-    match r {
+    match shapes::read_colliders(space, s) {
         Ok(set) => (Source::Shapes(Box::new(set)), "collision shapes".to_string()),
         Err(why) => (rays(), format!("physics rays ({why})")),
     }

@@ -303,7 +303,9 @@ impl ColliderSet {
                 }
                 let s = &self.solids[id];
                 let entry = match (s.axis_aligned, along) {
-                    (true, Some(k)) => cast_aabb_along(o, d, k, lo, hi),
+                    (true, Some(0)) => cast_aabb_along::<0>(o, d, lo, hi),
+                    (true, Some(1)) => cast_aabb_along::<1>(o, d, lo, hi),
+                    (true, Some(_)) => cast_aabb_along::<2>(o, d, lo, hi),
                     (true, None) => cast_box(o - (lo + hi) * 0.5, d, (hi - lo) * 0.5),
                     _ => s.cast(o, d),
                 };
@@ -496,8 +498,8 @@ fn cast_box(o: Vec3A, d: Vec3A, half: Vec3A) -> Entry {
 /// start on a face, or inside one axis's range on another's face, misses), without divisions
 /// by the other axes.
 #[inline]
-fn cast_aabb_along(o: Vec3A, d: Vec3A, k: usize, lo: Vec3A, hi: Vec3A) -> Entry {
-    let (i, j) = ((k + 1) % 3, (k + 2) % 3);
+fn cast_aabb_along<const K: usize>(o: Vec3A, d: Vec3A, lo: Vec3A, hi: Vec3A) -> Entry {
+    let (i, j, k) = ((K + 1) % 3, (K + 2) % 3, K);
     if o[i] < lo[i] || o[i] > hi[i] || o[j] < lo[j] || o[j] > hi[j] {
         return Entry::Miss;
     }
