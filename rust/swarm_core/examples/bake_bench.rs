@@ -1,8 +1,9 @@
 //! Bake from collision shapes, without the engine: the engine bake benchmark's two-floor level
 //! (a ground slab, an upper floor from x = 16 m, four ramps, walls 0.2 m thick every 16 m with a
 //! doorway in each 16 m run on both floors, 0.6 m pillars every 8 m) as boxes in a
-//! `ColliderSet`, baked at 0.5 m cells. Times the index, pass 1 (surfaces and headroom, all
-//! threads), pass 2 (thin walls, in order) and the grid bake apart, best of `--repeat`.
+//! `ColliderSet`, baked at 0.5 m cells, 4,096 columns a step as the editor's button bakes. Times
+//! building the set, the index, pass 1 (surfaces and headroom), pass 2 (thin walls) and the grid
+//! bake apart, best of `--repeat`.
 //!
 //! Usage: cargo run --release -p swarm_core --example bake_bench -- [--size 128] [--repeat 5]
 
@@ -79,18 +80,19 @@ fn main() {
         let t0 = Instant::now();
         let mut set = level(size);
         let t1 = Instant::now();
-        set.index(settings.cell_size * std::env::var("BUCKET").ok().and_then(|v| v.parse::<f32>().ok()).unwrap_or(4.0));
-        if std::env::var("PROBE").is_ok() {
-            ray_probe(&set, size);
-        }
+        set.index(settings.cell_size * 4.0);
         shapes = set.counts().0;
         let t2 = Instant::now();
         let mut baker = Baker::new(settings).unwrap();
         let cols = baker.column_count();
-        baker.step_shared(&set, cols);
+        // As the editor's button steps it (and the engine benchmark): 4,096 columns at a time.
+        let step = 4096;
+        while baker.progress() < 0.5 {
+            baker.step_shared(&set, step);
+        }
         let t3 = Instant::now();
         while !baker.is_done() {
-            baker.step_shared(&set, cols);
+            baker.step_shared(&set, step);
         }
         let t4 = Instant::now();
         rays = baker.ray_count();
@@ -113,43 +115,4 @@ fn main() {
         best[4],
         best[1..].iter().sum::<f64>()
     );
-}
-
-#[allow(dead_code)]
-fn ray_probe(set: &ColliderSet, size: f32) {
-    use swarm_core::flow_field::bake::RayKind;
-    let n: usize = std::env::var("PROBE_N").ok().and_then(|v| v.parse().ok()).unwrap_or(200_000);
-    let mut hits = 0;
-    let t = Instant::now();
-    for i in 0..n {
-        let x = (i % 256) as f32 * 0.5 + 0.25;
-        let z = ((i / 256) % 256) as f32 * 0.5 + 0.25;
-        if set.cast(RayKind::Side, Vec3::new(x, 0.5, z), Vec3::new(x + 0.5, 0.5, z)).is_some() {
-            hits += 1;
-        }
-    }
-    let side = t.elapsed().as_secs_f64() * 1e9 / n as f64;
-    let t = Instant::now();
-    for i in 0..n {
-        let x = (i % 256) as f32 * 0.5 + 0.25;
-        let z = ((i / 256) % 256) as f32 * 0.5 + 0.25;
-        if set.cast(RayKind::Down, Vec3::new(x, 7.0, z), Vec3::new(x, -1.0, z)).is_some() {
-            hits += 1;
-        }
-    }
-    let down = t.elapsed().as_secs_f64() * 1e9 / n as f64;
-    eprintln!("probe {size}: side {side:.1} ns, down {down:.1} ns ({hits} hits)");
-    let mut two = ColliderSet::new();
-    add_box(&mut two, Vec3::new(0.0, -0.5, 0.0), Vec3::new(size, 0.0, size));
-    add_box(&mut two, Vec3::new(16.0, 3.8, 0.0), Vec3::new(size, 4.0, size));
-    two.index(2.0);
-    let t = Instant::now();
-    for i in 0..n {
-        let x = (i % 256) as f32 * 0.5 + 0.25;
-        let z = ((i / 256) % 256) as f32 * 0.5 + 0.25;
-        if two.cast(RayKind::Down, Vec3::new(x, 7.0, z), Vec3::new(x, -1.0, z)).is_some() {
-            hits += 1;
-        }
-    }
-    eprintln!("two slabs: down {:.1} ns", t.elapsed().as_secs_f64() * 1e9 / n as f64);
 }
