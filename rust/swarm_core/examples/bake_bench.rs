@@ -84,7 +84,6 @@ fn main() {
         shapes = set.counts().0;
         let t2 = Instant::now();
         let mut baker = Baker::new(settings).unwrap();
-        let cols = baker.column_count();
         // As the editor's button steps it (and the engine benchmark): 4,096 columns at a time.
         let step = 4096;
         while baker.progress() < 0.5 {
