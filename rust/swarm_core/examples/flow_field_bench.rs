@@ -274,7 +274,7 @@ fn main() {
         }
     });
     rows.push((
-        "path_length, random pairs on 512 x 512".into(),
+        "path_length, random pairs on 512 x 512 (jump point search)".into(),
         format!("{:.1} us each ({} cells settled on average)", ms * 1000.0 / pairs as f64, settled / pairs),
     ));
     let ms = time_ms(3, || {
@@ -285,6 +285,26 @@ fn main() {
         }
     });
     rows.push(("path_length, pairs about 7 m apart".into(), format!("{:.1} us each", ms * 1000.0 / pairs as f64)));
+    // The first query after the grid or its route blocks change builds the jump table.
+    let first = time_ms2(5, || {
+        let mut fresh = PathScratch::new();
+        black_box(path_length(&g, &mods, cells[0], cells[1], f32::INFINITY, &mut fresh));
+    });
+    rows.push(("path_length, first query on a new grid (builds the jump table)".into(), ms2(first)));
+    // With cost boxes (the 8 doors with a route cost and the 100 boxes above) steps cost
+    // unequal amounts, and the query is an A* search.
+    let mut settled = 0;
+    let ms = time_ms(3, || {
+        settled = 0;
+        for k in 0..pairs {
+            black_box(path_length(&g, &mods2, cells[2 * k], cells[2 * k + 1], f32::INFINITY, &mut sc));
+            settled += sc.last_settled;
+        }
+    });
+    rows.push((
+        "path_length, random pairs, with cost boxes (A*)".into(),
+        format!("{:.1} us each ({} cells settled on average)", ms * 1000.0 / pairs as f64, settled / pairs),
+    ));
     // A query toward a target whose field exists (`get_path_length` to the player, say) is read
     // off that field.
     let mut nav = swarm_core::surface_nav::SurfaceNav::new(

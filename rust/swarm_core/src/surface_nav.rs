@@ -173,7 +173,9 @@ impl SurfaceNav {
     /// no route exists.
     ///
     /// A field toward `to`'s cell (a target's, a searched spot's or a formation order's) built on
-    /// the current route costs answers at once; otherwise an A* search.
+    /// the current route costs answers at once; otherwise a search (jump point search over
+    /// precomputed jump distances, built on the first query after the route blocks change; A*
+    /// where cost boxes make steps unequal).
     pub fn path_length(&mut self, from: Vec3, to: Vec3) -> Option<f32> {
         let (a, b) = (self.cell_under(from), self.cell_under(to));
         if a == NONE || b == NONE {

@@ -11,6 +11,8 @@ pub mod direction;
 pub mod enforce;
 pub mod fields;
 pub mod integration;
+mod jump_points;
+mod jump_table;
 pub mod modifiers;
 pub mod path;
 pub mod spots;

@@ -105,6 +105,27 @@ impl ModifierLayer {
         self.touched.is_empty()
     }
 
+    /// Whether any cell carries a route cost (routes then pay unequal steps).
+    pub fn has_costs(&self) -> bool {
+        self.touched.iter().any(|&c| self.flags[c as usize] & HAS_COST != 0)
+    }
+
+    /// A key of the set of route-blocked cells (equal sets, whatever their stamp order, give
+    /// equal keys), for what depends on nothing else of the layer.
+    pub fn route_blocked_key(&self) -> u64 {
+        let mut key = 0x9e37_79b9_7f4a_7c15 ^ self.flags.len() as u64;
+        for &c in &self.touched {
+            if self.flags[c as usize] & ROUTE_BLOCKED != 0 {
+                // splitmix64 of the cell, summed (order-free).
+                let mut z = (c as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                key = key.wrapping_add(z ^ (z >> 31));
+            }
+        }
+        key
+    }
+
     /// Cells carrying a modifier, in stamp order.
     pub fn touched(&self) -> &[CellId] {
         &self.touched

@@ -1,6 +1,7 @@
-//! Point-to-point route length (`get_path_length`, navigation-path occlusion): A* over the same
-//! graph and costs as the distance fields, searching from the destination back toward the start
-//! so the sums match a field built for that destination. The scratch keeps its buffers and uses
+//! Point-to-point route length (`get_path_length`, navigation-path occlusion) over the same graph
+//! and costs as the distance fields, searching from the destination back toward the start so the
+//! sums match a field built for that destination: jump point search (`jump_points`) when every
+//! step costs its length (no cost boxes), A* otherwise. The scratch keeps its buffers and uses
 //! generation stamps, so a query allocates nothing and clears nothing.
 
 use serde::{Deserialize, Serialize};
@@ -14,13 +15,19 @@ use super::surface::{CellId, SurfaceGrid, NONE};
 /// Reusable buffers for `path_length`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct PathScratch {
-    g: Vec<f32>,
+    pub(super) g: Vec<f32>,
     /// Generation in which `g` was set for the cell.
-    seen: Vec<u32>,
+    pub(super) seen: Vec<u32>,
     /// Generation in which the cell was settled.
-    closed: Vec<u32>,
-    generation: u32,
-    heap: BinaryHeap<Reverse<(u64, CellId)>>,
+    pub(super) closed: Vec<u32>,
+    /// Per cell: the direction the search reached it in (jump point search; 8: none).
+    pub(super) came: Vec<u8>,
+    pub(super) generation: u32,
+    pub(super) heap: BinaryHeap<Reverse<(u64, CellId)>>,
+    /// Jump distances for the grid and route blocks of the last jump point search (built on
+    /// the first query after either changes).
+    #[serde(skip)]
+    pub(super) table: Option<super::jump_table::JumpTable>,
     /// Cells settled by the last query (a measure of its cost).
     pub last_settled: usize,
 }
@@ -30,11 +37,12 @@ impl PathScratch {
         Self::default()
     }
 
-    fn begin(&mut self, n: usize) {
+    pub(super) fn begin(&mut self, n: usize) {
         if self.g.len() != n || self.generation == u32::MAX {
             self.g = vec![f32::INFINITY; n];
             self.seen = vec![0; n];
             self.closed = vec![0; n];
+            self.came = vec![0; n];
             self.generation = 0;
         }
         self.generation += 1;
@@ -43,13 +51,16 @@ impl PathScratch {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.g.capacity() + self.seen.capacity() + self.closed.capacity()) * 4 + self.heap.capacity() * 16
+        (self.g.capacity() + self.seen.capacity() + self.closed.capacity()) * 4
+            + self.came.capacity()
+            + self.heap.capacity() * 16
+            + self.table.as_ref().map_or(0, |t| t.heap_bytes())
     }
 }
 
 /// Octile lower bound on the route length between two columns.
 #[inline]
-fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
+pub(super) fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
     let (ax, az) = grid.column_xz(a);
     let (bx, bz) = grid.column_xz(b);
     let dx = ax.abs_diff(bx) as f32;
@@ -61,7 +72,7 @@ fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
 /// which keeps A* from flooding the many equal-cost cells of open ground). Both are
 /// non-negative, so their bit patterns order like the values.
 #[inline]
-fn key(g: f32, h: f32) -> u64 {
+pub(super) fn key(g: f32, h: f32) -> u64 {
     (((g + h).to_bits() as u64) << 32) | h.to_bits() as u64
 }
 
@@ -89,6 +100,22 @@ pub fn path_length(
         return None;
     }
     scratch.begin(n);
+    if mods.has_costs() {
+        astar(grid, mods, from, to, max_length, scratch)
+    } else {
+        super::jump_points::search(grid, mods, from, to, max_length, scratch)
+    }
+}
+
+/// A* from `to` toward `from` (after `path_length`'s checks and `scratch.begin`).
+pub(super) fn astar(
+    grid: &SurfaceGrid,
+    mods: &ModifierLayer,
+    from: CellId,
+    to: CellId,
+    max_length: f32,
+    scratch: &mut PathScratch,
+) -> Option<f32> {
     let gen = scratch.generation;
     let goal_col = grid.column_of(from);
     let orth = grid.cell_size();
