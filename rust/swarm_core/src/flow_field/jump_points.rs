@@ -3,7 +3,7 @@
 //! Grastien's jump points, in the form for grids whose diagonals never cut corners, as this
 //! grid's never do), with the scans precomputed (`jump_table`, Rabin's JPS+): a cell's successors
 //! are looked up, plus the goal (or the cell in line with it) when it lies within reach of a
-//! scan. Plain ground (`SurfaceGrid::is_plain`) is where the grid is a plain grid with obstacles,
+//! scan. Plain ground (`jump_table::plain_cells`) is where the grid is a plain grid with obstacles,
 //! which the pruning rules assume; a cell that is not (on a ramp, at a ledge, on a floor over a
 //! floor) ends every scan and is expanded one step at a time as A* would, and so is every cell
 //! reached from it, so the result stays exact on any level.
@@ -94,7 +94,7 @@ fn run(
         if c == from {
             return (gc <= max_length).then_some(gc);
         }
-        let plain = grid.is_plain(c);
+        let plain = table.is_plain(c);
         let (cx, cz) = grid.column_xz(grid.column_of(c));
         let (cx, cz) = (cx as i64, cz as i64);
         let (dirs, count) = directions(if plain { scratch.came[c as usize] } else { ANY });
@@ -157,6 +157,7 @@ fn run(
 
 #[cfg(test)]
 mod tests {
+    use super::super::jump_table::plain_cells;
     use super::super::modifiers::ROUTE_BLOCKED;
     use super::super::path::{astar, path_length};
     use super::super::surface::{BakeParams, BakeSamples, SurfaceSample};
@@ -288,7 +289,7 @@ mod tests {
     fn plain_ground_is_told_apart() {
         let mut rng = Rng(7);
         let flat = level(&mut rng, 20, 20, false);
-        let plain = (0..flat.cell_count() as CellId).filter(|&c| flat.is_plain(c)).count();
+        let plain = plain_cells(&flat).iter().filter(|&&p| p).count();
         // A flat floor with holes is plain wherever it is walkable.
         assert_eq!(plain, flat.walkable_count());
         let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, 6, 3, |x, _, out| {
@@ -296,11 +297,12 @@ mod tests {
             out.push(SurfaceSample::walkable(if x >= 3 { 1.0 } else { 0.0 }));
         });
         let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
-        let at = |x: f32| g.locate(Vec3::new(x, 0.5, 0.75)).unwrap();
-        assert!(g.is_plain(at(0.25)));
-        assert!(!g.is_plain(at(0.75)), "next to a cell at the ledge");
-        assert!(!g.is_plain(at(1.25)), "at the ledge");
-        assert!(!g.is_plain(at(1.75)), "at the ledge, above");
-        assert!(g.is_plain(at(2.75)));
+        let plain = plain_cells(&g);
+        let at = |x: f32| plain[g.locate(Vec3::new(x, 0.5, 0.75)).unwrap() as usize];
+        assert!(at(0.25));
+        assert!(!at(0.75), "next to a cell at the ledge");
+        assert!(!at(1.25), "at the ledge");
+        assert!(!at(1.75), "at the ledge, above");
+        assert!(at(2.75));
     }
 }

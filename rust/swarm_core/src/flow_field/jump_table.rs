@@ -1,5 +1,6 @@
 //! The jump distances of jump point search, precomputed per cell and direction (Rabin's JPS+),
-//! so a query jumps in one lookup instead of scanning. For each walkable cell and each of the 8
+//! so a query jumps in one lookup instead of scanning, and which cells are plain ground (see
+//! `plain_cells`). For each walkable cell and each of the 8
 //! directions: `+k` when a scan from the cell finds a jump point `k` steps away, `-k` when it runs
 //! into a wall after `k` free steps (0: no step at all). A straight scan's jump point is a cell
 //! with a forced turn (a side neighbour free there but not beside the cell before) or a cell
@@ -23,6 +24,7 @@ pub(super) struct JumpTable {
     /// What it was built for: cells, columns and the layer's route key.
     key: (usize, u32, u32, u64),
     dist: Vec<[i16; 8]>,
+    plain: Vec<bool>,
 }
 
 /// Whether a route may use the cell (it exists and is not route-blocked).
@@ -53,13 +55,15 @@ impl JumpTable {
     /// Builds the table for `grid` with `mods`' route blocks (whose key is `route_key`).
     pub fn build(grid: &SurfaceGrid, mods: &ModifierLayer, route_key: u64) -> Self {
         let n = grid.cell_count();
+        let plain = plain_cells(grid);
         // Straight directions first (the diagonals read them), each on its own thread.
-        let straight: Vec<Vec<i16>> = [0usize, 2, 4, 6].into_par_iter().map(|d| scan_all(grid, mods, d, &[])).collect();
+        let straight: Vec<Vec<i16>> =
+            [0usize, 2, 4, 6].into_par_iter().map(|d| scan_all(grid, mods, &plain, d, &[])).collect();
         let diagonal: Vec<Vec<i16>> = [1usize, 3, 5, 7]
             .into_par_iter()
             .map(|d| {
                 let parts = [&straight[(d - 1) / 2][..], &straight[((d + 1) & 7) / 2][..]];
-                scan_all(grid, mods, d, &parts)
+                scan_all(grid, mods, &plain, d, &parts)
             })
             .collect();
         let dist = (0..n)
@@ -68,7 +72,13 @@ impl JumpTable {
             .map(|c| std::array::from_fn(|d| if d % 2 == 0 { straight[d / 2][c] } else { diagonal[d / 2][c] }))
             .collect();
         let (dx, dz) = grid.dims();
-        Self { key: (n, dx, dz, route_key), dist }
+        Self { key: (n, dx, dz, route_key), dist, plain }
+    }
+
+    /// Whether the cell is plain ground (see `plain_cells`).
+    #[inline]
+    pub fn is_plain(&self, c: CellId) -> bool {
+        self.plain[c as usize]
     }
 
     #[inline]
@@ -77,14 +87,14 @@ impl JumpTable {
     }
 
     pub fn heap_bytes(&self) -> usize {
-        self.dist.capacity() * 16
+        self.dist.capacity() * 16 + self.plain.capacity()
     }
 }
 
 /// Jump distances of every cell in direction `d`. Cells are visited column by column from the
 /// far side of `d`, so a cell's next cell along `d` is done first. A diagonal reads the straight
 /// distances of its two parts (`parts`).
-fn scan_all(grid: &SurfaceGrid, mods: &ModifierLayer, d: usize, parts: &[&[i16]]) -> Vec<i16> {
+fn scan_all(grid: &SurfaceGrid, mods: &ModifierLayer, plain: &[bool], d: usize, parts: &[&[i16]]) -> Vec<i16> {
     let mut out = vec![0i16; grid.cell_count()];
     let (nx, nz) = grid.dims();
     let (sx, sz) = DIRS[d];
@@ -94,7 +104,7 @@ fn scan_all(grid: &SurfaceGrid, mods: &ModifierLayer, d: usize, parts: &[&[i16]]
         for &x in &xs {
             for c in grid.column_spans(z * nx + x) {
                 if grid.is_walkable(c) {
-                    out[c as usize] = distance(grid, mods, d, c, &out, parts);
+                    out[c as usize] = distance(grid, mods, plain, d, c, &out, parts);
                 }
             }
         }
@@ -103,12 +113,20 @@ fn scan_all(grid: &SurfaceGrid, mods: &ModifierLayer, d: usize, parts: &[&[i16]]
 }
 
 /// The jump distance of `c` along `d`, from its next cell's (already in `done`).
-fn distance(grid: &SurfaceGrid, mods: &ModifierLayer, d: usize, c: CellId, done: &[i16], parts: &[&[i16]]) -> i16 {
+fn distance(
+    grid: &SurfaceGrid,
+    mods: &ModifierLayer,
+    plain: &[bool],
+    d: usize,
+    c: CellId,
+    done: &[i16],
+    parts: &[&[i16]],
+) -> i16 {
     let n = step(grid, mods, c, d);
     if n == NONE {
         return 0;
     }
-    let jump_point = !grid.is_plain(n)
+    let jump_point = !plain[n as usize]
         || if d % 2 == 0 {
             // A side neighbour free at `n` but not beside `c`: a forced turn.
             let (ln, lc) = (grid.links(n), grid.links(c));
@@ -128,4 +146,53 @@ fn distance(grid: &SurfaceGrid, mods: &ModifierLayer, d: usize, c: CellId, done:
     } else {
         k as i16
     }
+}
+
+/// Per cell, whether it is plain ground: it and every cell it links to are regular, where a
+/// regular cell is a walkable one whose links look like a plain grid's: a missing orthogonal link
+/// means a neighbour column with no walkable surface, a linked one has exactly one, and links
+/// commute around each corner (the diagonal link is the cell both ways round reach). Around such
+/// cells the grid is a plain grid with obstacles, where the pruning of jump point search holds.
+pub(super) fn plain_cells(grid: &SurfaceGrid) -> Vec<bool> {
+    let n = grid.cell_count();
+    let regular: Vec<bool> = (0..n).into_par_iter().with_min_len(4096).map(|s| regular(grid, s as CellId)).collect();
+    (0..n)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|s| regular[s] && grid.links(s as CellId).iter().all(|&t| t == NONE || regular[t as usize]))
+        .collect()
+}
+
+/// A walkable cell whose links look like a plain grid's from it (see `plain_cells`).
+fn regular(grid: &SurfaceGrid, s: CellId) -> bool {
+    if !grid.is_walkable(s) {
+        return false;
+    }
+    let l = grid.links(s);
+    let (nx, nz) = grid.dims();
+    let (x, z) = grid.column_xz(grid.column_of(s));
+    for d in (0..8).step_by(2) {
+        let (cx, cz) = (x as i64 + DIRS[d].0 as i64, z as i64 + DIRS[d].1 as i64);
+        let inside = cx >= 0 && cz >= 0 && cx < nx as i64 && cz < nz as i64;
+        let walkable_spans = if inside {
+            grid.column_spans((cz * nx as i64 + cx) as u32).filter(|&t| grid.is_walkable(t)).count()
+        } else {
+            0
+        };
+        let linked = l[d] != NONE;
+        if (linked && walkable_spans != 1) || (!linked && walkable_spans != 0) {
+            return false;
+        }
+    }
+    for d in (1..8).step_by(2) {
+        let (a, b) = (l[d - 1], l[(d + 1) & 7]);
+        if a == NONE || b == NONE {
+            continue;
+        }
+        let (via_a, via_b) = (grid.links(a)[(d + 1) & 7], grid.links(b)[d - 1]);
+        if via_a != via_b || l[d] != via_a {
+            return false;
+        }
+    }
+    true
 }

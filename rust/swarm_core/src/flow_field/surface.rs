@@ -156,8 +156,6 @@ pub struct SurfaceGrid {
     /// Per span: every linked neighbour has the span's own height (flat ground), so the surface
     /// height anywhere on it is the span's height.
     pub(super) flat: Vec<bool>,
-    /// Per span: plain ground for jump point search (see `is_plain`).
-    pub(super) plain: Vec<bool>,
 }
 
 impl SurfaceGrid {
@@ -233,15 +231,6 @@ impl SurfaceGrid {
     #[inline]
     pub fn component(&self, cell: CellId) -> u32 {
         self.component[cell as usize]
-    }
-
-    /// Whether the cell and every cell it links to are regular: a missing orthogonal link means
-    /// a neighbour column with no walkable surface, a linked one has exactly one, and links
-    /// commute around each corner (the diagonal link is the cell both ways round reach). Around
-    /// such cells the grid is a plain grid with obstacles, where jump point search holds.
-    #[inline]
-    pub fn is_plain(&self, cell: CellId) -> bool {
-        self.plain.get(cell as usize).copied().unwrap_or(false)
     }
 
     /// Neighbour of `cell` in direction `d` (index into `DIRS`), or `NONE`.
@@ -415,8 +404,7 @@ impl SurfaceGrid {
 
     /// Approximate heap bytes held.
     pub fn heap_bytes(&self) -> usize {
-        self.plain.capacity()
-            + self.column_start.capacity() * 4
+        self.column_start.capacity() * 4
             + self.height.capacity() * 4
             + self.column.capacity() * 4
             + self.walkable.capacity()

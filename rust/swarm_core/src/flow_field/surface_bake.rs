@@ -95,7 +95,6 @@ impl SurfaceGrid {
         }
         grid.component = grid.components();
         grid.flat = grid.flat_spans();
-        grid.plain = grid.plain_spans();
         Ok(grid)
     }
 
@@ -119,7 +118,6 @@ impl SurfaceGrid {
         let mut grid = Self::assemble((origin, cell_size, dims_x, dims_z), params, column_start, height, walkable);
         grid.component = grid.components();
         grid.flat = grid.flat_spans();
-        grid.plain = grid.plain_spans();
         Ok(grid)
     }
 
@@ -146,7 +144,6 @@ impl SurfaceGrid {
             links: Vec::new(),
             component: Vec::new(),
             flat: Vec::new(),
-            plain: Vec::new(),
         };
         grid.links = grid.build_links();
         grid
@@ -159,45 +156,6 @@ impl SurfaceGrid {
             .with_min_len(PAR_CHUNK)
             .map(|s| self.links[s].iter().all(|&t| t == NONE || self.height[t as usize] == self.height[s]))
             .collect()
-    }
-
-    /// Which spans are plain (see `is_plain`): regular, with every linked neighbour regular.
-    fn plain_spans(&self) -> Vec<bool> {
-        let regular: Vec<bool> =
-            (0..self.links.len()).into_par_iter().with_min_len(PAR_CHUNK).map(|s| self.regular(s as CellId)).collect();
-        (0..self.links.len())
-            .into_par_iter()
-            .with_min_len(PAR_CHUNK)
-            .map(|s| regular[s] && self.links[s].iter().all(|&t| t == NONE || regular[t as usize]))
-            .collect()
-    }
-
-    /// A walkable span whose links look like a plain grid's from it (see `is_plain`).
-    fn regular(&self, s: CellId) -> bool {
-        if !self.walkable[s as usize] {
-            return false;
-        }
-        let l = &self.links[s as usize];
-        for d in (0..8).step_by(2) {
-            let walkable_spans = self
-                .neighbour_column(self.column[s as usize], d)
-                .map_or(0, |nc| self.column_spans(nc).filter(|&t| self.walkable[t as usize]).count());
-            let linked = l[d] != NONE;
-            if (linked && walkable_spans != 1) || (!linked && walkable_spans != 0) {
-                return false;
-            }
-        }
-        for d in (1..8).step_by(2) {
-            let (a, b) = (l[d - 1], l[(d + 1) & 7]);
-            if a == NONE || b == NONE {
-                continue;
-            }
-            let (via_a, via_b) = (self.links[a as usize][(d + 1) & 7], self.links[b as usize][d - 1]);
-            if via_a != via_b || l[d] != via_a {
-                return false;
-            }
-        }
-        true
     }
 
     /// Labels connected components (walkable spans joined by links), numbered in the order of
