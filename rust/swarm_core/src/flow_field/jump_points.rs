@@ -8,23 +8,19 @@
 //! floor) ends every scan and is expanded one step at a time as A* would, and so is every cell
 //! reached from it, so the result stays exact on any level.
 
-use std::cmp::Reverse;
 use std::f32::consts::SQRT_2;
 
 use super::jump_table::{step, JumpTable};
 use super::modifiers::ModifierLayer;
-use super::path::{heuristic, key, PathScratch};
+use super::path::{best_first, Offer, PathScratch, ANY_DIRECTION};
 use super::surface::{CellId, SurfaceGrid, DIRS, NONE};
 
-/// No direction: every neighbour is a successor.
-const ANY: u8 = 8;
-
-/// The directions to scan from a cell reached going `came` (`ANY`: all of them). After a straight
+/// The directions to scan from a cell reached going `came` (`ANY_DIRECTION`: all of them). After a straight
 /// move: on, both sides, and the diagonals between; after a diagonal: on and its two parts.
 fn directions(came: u8) -> ([u8; 8], usize) {
     let d = came as usize;
     match came {
-        ANY => ([0, 1, 2, 3, 4, 5, 6, 7], 8),
+        ANY_DIRECTION => ([0, 1, 2, 3, 4, 5, 6, 7], 8),
         _ if d % 2 == 0 => {
             let (a, b) = ((d + 2) & 7, (d + 6) & 7);
             ([d as u8, a as u8, b as u8, ((d + 1) & 7) as u8, ((d + 7) & 7) as u8, 0, 0, 0], 5)
@@ -70,39 +66,23 @@ fn run(
     scratch: &mut PathScratch,
 ) -> Option<f32> {
     let (orth, diag) = (grid.cell_size(), grid.cell_size() * SQRT_2);
-    let gen = scratch.generation;
     let goal_col = grid.column_of(from);
     let (gx, gz) = grid.column_xz(goal_col);
     let (gx, gz) = (gx as i64, gz as i64);
     // A straight scan that reaches the goal's column reaches the goal when it is the column's
     // only walkable span.
     let goal_alone = grid.column_spans(goal_col).filter(|&c| grid.is_walkable(c)).count() == 1;
-    scratch.g[to as usize] = 0.0;
-    scratch.seen[to as usize] = gen;
-    scratch.came[to as usize] = ANY;
-    scratch.heap.push(Reverse((key(0.0, heuristic(grid, grid.column_of(to), goal_col)), to)));
-    while let Some(Reverse((k, c))) = scratch.heap.pop() {
-        if scratch.closed[c as usize] == gen {
-            continue;
-        }
-        if f32::from_bits((k >> 32) as u32) > max_length {
-            return None;
-        }
-        scratch.closed[c as usize] = gen;
-        scratch.last_settled += 1;
-        let gc = scratch.g[c as usize];
-        if c == from {
-            return (gc <= max_length).then_some(gc);
-        }
+    best_first(grid, from, to, max_length, scratch, |c, came, out| {
         let plain = table.is_plain(c);
         let (cx, cz) = grid.column_xz(grid.column_of(c));
         let (cx, cz) = (cx as i64, cz as i64);
-        let (dirs, count) = directions(if plain { scratch.came[c as usize] } else { ANY });
+        let (dirs, count) = directions(if plain { came } else { ANY_DIRECTION });
+        let mut offered = 0;
         for &d in &dirs[..count] {
             let d = d as usize;
             let (sx, sz) = (DIRS[d].0 as i64, DIRS[d].1 as i64);
             // The successor, its column's coordinates and the length to it.
-            let (n, (nx, nz), len) = if !plain {
+            let (n, at, len) = if !plain {
                 match step(grid, mods, c, d) {
                     NONE => continue,
                     n => (n, (cx + sx, cz + sz), if d % 2 == 0 { orth } else { diag }),
@@ -136,23 +116,15 @@ fn run(
                 }
             };
             debug_assert!(n != NONE, "a scan ended off the walkable ground");
-            if n == NONE || scratch.closed[n as usize] == gen {
+            if n == NONE {
                 continue;
             }
-            let ng = gc + len;
-            if scratch.seen[n as usize] != gen || ng < scratch.g[n as usize] {
-                scratch.g[n as usize] = ng;
-                scratch.seen[n as usize] = gen;
-                // A cell reached from one that is not plain has no usable direction to prune by.
-                scratch.came[n as usize] = if plain { d as u8 } else { ANY };
-                let (ex, ez) = ((nx - gx).unsigned_abs() as f32, (nz - gz).unsigned_abs() as f32);
-                // The octile bound `heuristic` gives, from the coordinates at hand.
-                let h = orth * (ex.max(ez) + (SQRT_2 - 1.0) * ex.min(ez));
-                scratch.heap.push(Reverse((key(ng, h), n)));
-            }
+            // A cell reached from one that is not plain has no usable direction to prune by.
+            out[offered] = Offer { cell: n, len, came: if plain { d as u8 } else { ANY_DIRECTION }, at: Some(at) };
+            offered += 1;
         }
-    }
-    None
+        offered
+    })
 }
 
 #[cfg(test)]

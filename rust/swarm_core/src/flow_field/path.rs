@@ -107,22 +107,41 @@ pub fn path_length(
     }
 }
 
-/// A* from `to` toward `from` (after `path_length`'s checks and `scratch.begin`).
-pub(super) fn astar(
+/// A successor a search offers: the cell, the route length to it from the cell expanded, the
+/// direction it was reached in (`ANY_DIRECTION` when the search has none) and its column's
+/// coordinates when the search knows them (the estimate is then computed from them).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Offer {
+    pub cell: CellId,
+    pub len: f32,
+    pub came: u8,
+    pub at: Option<(i64, i64)>,
+}
+
+/// No direction of arrival (A*, and where jump point search expands every neighbour).
+pub(super) const ANY_DIRECTION: u8 = 8;
+
+/// The best-first loop both searches run, from `to` toward `from` (after `path_length`'s checks
+/// and `scratch.begin`): the cheapest estimate (route so far plus the octile bound) settles next
+/// until `from` does or the estimates pass `max_length`; `offers(c, came, out)` writes the
+/// successors of `c` (reached in direction `came`) into `out` and returns how many.
+pub(super) fn best_first(
     grid: &SurfaceGrid,
-    mods: &ModifierLayer,
     from: CellId,
     to: CellId,
     max_length: f32,
     scratch: &mut PathScratch,
+    mut offers: impl FnMut(CellId, u8, &mut [Offer; 8]) -> usize,
 ) -> Option<f32> {
     let gen = scratch.generation;
     let goal_col = grid.column_of(from);
+    let (gx, gz) = grid.column_xz(goal_col);
     let orth = grid.cell_size();
-    let diag = orth * SQRT_2;
     scratch.g[to as usize] = 0.0;
     scratch.seen[to as usize] = gen;
+    scratch.came[to as usize] = ANY_DIRECTION;
     scratch.heap.push(Reverse((key(0.0, heuristic(grid, grid.column_of(to), goal_col)), to)));
+    let mut out = [Offer { cell: NONE, len: 0.0, came: ANY_DIRECTION, at: None }; 8];
     while let Some(Reverse((k, c))) = scratch.heap.pop() {
         if scratch.closed[c as usize] == gen {
             continue;
@@ -136,10 +155,49 @@ pub(super) fn astar(
         if c == from {
             return (gc <= max_length).then_some(gc);
         }
+        let count = offers(c, scratch.came[c as usize], &mut out);
+        for o in &out[..count] {
+            let n = o.cell;
+            if scratch.closed[n as usize] == gen {
+                continue;
+            }
+            let ng = gc + o.len;
+            if scratch.seen[n as usize] != gen || ng < scratch.g[n as usize] {
+                scratch.g[n as usize] = ng;
+                scratch.seen[n as usize] = gen;
+                scratch.came[n as usize] = o.came;
+                let h = match o.at {
+                    Some((x, z)) => {
+                        let (ex, ez) = ((x - gx as i64).unsigned_abs() as f32, (z - gz as i64).unsigned_abs() as f32);
+                        orth * (ex.max(ez) + (SQRT_2 - 1.0) * ex.min(ez))
+                    }
+                    None => heuristic(grid, grid.column_of(n), goal_col),
+                };
+                scratch.heap.push(Reverse((key(ng, h), n)));
+            }
+        }
+    }
+    None
+}
+
+/// A* from `to` toward `from` (after `path_length`'s checks and `scratch.begin`): every linked
+/// neighbour, paying its entry cost.
+pub(super) fn astar(
+    grid: &SurfaceGrid,
+    mods: &ModifierLayer,
+    from: CellId,
+    to: CellId,
+    max_length: f32,
+    scratch: &mut PathScratch,
+) -> Option<f32> {
+    let orth = grid.cell_size();
+    let diag = orth * SQRT_2;
+    best_first(grid, from, to, max_length, scratch, |c, _, out| {
         let l = grid.links(c);
+        let mut count = 0;
         for d in 0..8 {
             let nb = l[d];
-            if nb == NONE || scratch.closed[nb as usize] == gen || mods.route_blocked(nb) {
+            if nb == NONE || mods.route_blocked(nb) {
                 continue;
             }
             let step = if d % 2 == 0 {
@@ -151,16 +209,11 @@ pub(super) fn astar(
                 }
                 diag
             };
-            let ng = gc + (step + mods.entry_cost(nb, c));
-            if scratch.seen[nb as usize] != gen || ng < scratch.g[nb as usize] {
-                scratch.g[nb as usize] = ng;
-                scratch.seen[nb as usize] = gen;
-                let h = heuristic(grid, grid.column_of(nb), goal_col);
-                scratch.heap.push(Reverse((key(ng, h), nb)));
-            }
+            out[count] = Offer { cell: nb, len: step + mods.entry_cost(nb, c), came: ANY_DIRECTION, at: None };
+            count += 1;
         }
-    }
-    None
+        count
+    })
 }
 
 #[cfg(test)]
