@@ -21,7 +21,7 @@ fn directions(came: u8) -> ([u8; 8], usize) {
     let d = came as usize;
     match came {
         ANY_DIRECTION => ([0, 1, 2, 3, 4, 5, 6, 7], 8),
-        _ if d % 2 == 0 => {
+        _ if d.is_multiple_of(2) => {
             let (a, b) = ((d + 2) & 7, (d + 6) & 7);
             ([d as u8, a as u8, b as u8, ((d + 1) & 7) as u8, ((d + 7) & 7) as u8, 0, 0, 0], 5)
         }
@@ -85,13 +85,13 @@ fn run(
             let (n, at, len) = if !plain {
                 match step(grid, mods, c, d) {
                     NONE => continue,
-                    n => (n, (cx + sx, cz + sz), if d % 2 == 0 { orth } else { diag }),
+                    n => (n, (cx + sx, cz + sz), if d.is_multiple_of(2) { orth } else { diag }),
                 }
             } else {
                 let j = table.get(c, d) as i64;
                 let reach = j.abs();
                 let (dx, dz) = (gx - cx, gz - cz);
-                if d % 2 == 0 {
+                if d.is_multiple_of(2) {
                     // The goal straight ahead within reach.
                     let ahead = if sx != 0 { dz == 0 && dx * sx > 0 } else { dx == 0 && dz * sz > 0 };
                     let k = dx.abs().max(dz.abs());

@@ -127,7 +127,7 @@ fn distance(
         return 0;
     }
     let jump_point = !plain[n as usize]
-        || if d % 2 == 0 {
+        || if d.is_multiple_of(2) {
             // A side neighbour free at `n` but not beside `c`: a forced turn.
             let (ln, lc) = (grid.links(n), grid.links(c));
             let forced = |s: usize| free(mods, ln[s]) && !free(mods, lc[s]);

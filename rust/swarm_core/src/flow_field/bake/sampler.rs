@@ -350,7 +350,8 @@ impl Baker {
         [(1usize, 0usize), (0, 1)]
             .into_iter()
             .enumerate()
-            .filter_map(move |(k, (dx, dz))| (ix + dx < nx && iz + dz < nz).then(|| (k, col + dx + dz * nx)))
+            .filter(move |&(_, (dx, dz))| ix + dx < nx && iz + dz < nz)
+            .map(move |(k, (dx, dz))| (k, col + dx + dz * nx))
     }
 
     /// The surface of column `other` that walkable sample `a` would link to, if any.
