@@ -13,6 +13,9 @@ use crate::convert::{to_affine, to_vec3};
 
 /// Most shapes one query may report (the query grows to this, four times at a step).
 const MAX_SHAPES: i32 = 1 << 22;
+/// Most triangles (of trimeshes and height maps) read; a level with more (a large terrain) is
+/// sampled with physics rays, since the set keeps about 120 bytes per triangle.
+const MAX_TRIANGLES: usize = 500_000;
 
 /// The shapes over the bake bounds, indexed with squares of four cells. `Err` names the shape
 /// types it cannot model (or says why the query failed).
@@ -46,6 +49,7 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
     let mut set = ColliderSet::new();
     let mut unsupported: Vec<&str> = Vec::new();
     let mut seen = std::collections::HashSet::new();
+    let mut triangles = 0usize;
     for hit in hits.iter_shared() {
         let Some(rid) = hit.get("rid").and_then(|v| v.try_to::<Rid>().ok()) else { continue };
         let Some(idx) = hit.get("shape").and_then(|v| v.try_to::<i64>().ok()) else { continue };
@@ -59,6 +63,10 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
         let world = to_affine(body * server.body_get_shape_transform(rid, idx));
         let data = server.shape_get_data(shape);
         let kind = server.shape_get_type(shape);
+        triangles += triangle_count(kind, &data);
+        if triangles > MAX_TRIANGLES {
+            return Err(format!("the trimeshes and height maps have more than {MAX_TRIANGLES} triangles"));
+        }
         let added = add_shape(&mut set, kind, &data, world, layer);
         if let Err(Some(name)) = added {
             if !unsupported.contains(&name) {
@@ -71,6 +79,19 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
     }
     set.index(s.cell_size * 4.0);
     Ok(set)
+}
+
+/// How many triangles a trimesh or height map shape holds (0 for any other shape).
+fn triangle_count(kind: ShapeType, data: &Variant) -> usize {
+    let Ok(d) = data.try_to::<VarDictionary>() else { return 0 };
+    let int = |k: &str| d.get(k).and_then(|v| v.try_to::<i64>().ok()).unwrap_or(0).max(0) as usize;
+    match kind {
+        ShapeType::CONCAVE_POLYGON => {
+            d.get("faces").and_then(|v| v.try_to::<PackedVector3Array>().ok()).map_or(0, |f| f.len() / 3)
+        }
+        ShapeType::HEIGHTMAP => 2 * int("width").saturating_sub(1) * int("depth").saturating_sub(1),
+        _ => 0,
+    }
 }
 
 /// Adds one shape. `Err(Some(type))` for a shape type the set does not model; `Err(None)` for a

@@ -257,8 +257,15 @@ impl ColliderSet {
     }
 
     /// The bucket holding ground-plane point `(x, z)`, clamped into the index.
+    #[inline]
     fn bucket_of(&self, x: f32, z: f32) -> (u32, u32) {
-        let f = |v: f32, o: f32, n: u32| (((v - o) * self.inv_bucket).max(0.0) as u32).min(n.saturating_sub(1));
+        // Clamped as floats first (NaN clamps to 0), so the conversion cannot overflow and needs
+        // none of a saturating conversion's checks.
+        let f = |v: f32, o: f32, n: u32| {
+            let v = ((v - o) * self.inv_bucket).max(0.0).min(n.saturating_sub(1) as f32);
+            // SAFETY: `v` is finite and within 0..n - 1, and n <= MAX_BUCKETS.
+            unsafe { v.to_int_unchecked::<u32>() }
+        };
         (f(x, self.origin.0, self.buckets.0), f(z, self.origin.1, self.buckets.1))
     }
 
@@ -276,61 +283,25 @@ impl ColliderSet {
             return None;
         }
         let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
-        let seg = (o.min(o + d), o.max(o + d));
-        let headroom = kind == RayKind::Headroom;
-        let back_faces = kind != RayKind::Down;
-        let solids = self.solids.len();
-        let mut best = Best { t: f32::INFINITY, n: Vec3A::ZERO, layer: 0, concave: false };
         let first = self.bucket_items(from.x, from.z);
         let vertical = from.x == to.x && from.z == to.z;
         let other = if vertical { first } else { self.bucket_items(to.x, to.z) };
         // A ray across a bucket edge (the bake's rays are at most a column long sideways) tests
         // both buckets; items in both test twice, which finds nothing new.
         let other = if std::ptr::eq(first, other) { &[][..] } else { other };
-        // The bake's rays mostly run along one axis (vertical ones, level wall rays).
-        let along = match d.cmpne(Vec3A::ZERO).bitmask() {
-            0b001 => Some(0),
-            0b010 => Some(1),
-            0b100 => Some(2),
-            _ => None,
-        };
-        for &id in first.iter().chain(other) {
-            let id = id as usize;
-            if id < solids {
-                let (lo, hi) = self.solid_aabbs[id];
-                if lo.cmpgt(seg.1).any() || hi.cmplt(seg.0).any() {
-                    continue;
-                }
-                let s = &self.solids[id];
-                let entry = match (s.axis_aligned, along) {
-                    (true, Some(0)) => cast_aabb_along::<0>(o, d, lo, hi),
-                    (true, Some(1)) => cast_aabb_along::<1>(o, d, lo, hi),
-                    (true, Some(_)) => cast_aabb_along::<2>(o, d, lo, hi),
-                    (true, None) => cast_box(o - (lo + hi) * 0.5, d, (hi - lo) * 0.5),
-                    _ => s.cast(o, d),
-                };
-                match entry {
-                    Entry::Inside if headroom => best.offer(0.0, Vec3A::ZERO, s.layer, false),
-                    Entry::At(t, n) => {
-                        let n = if s.axis_aligned { n } else { (s.normal_to_world * n).normalize_or_zero() };
-                        best.offer(t, n, s.layer, false);
-                    }
-                    _ => {}
-                }
-            } else {
-                let (lo, hi) = self.tri_aabbs[id - solids];
-                if lo.cmpgt(seg.1).any() || hi.cmplt(seg.0).any() {
-                    continue;
-                }
-                let tri = &self.tris[id - solids];
-                if let Some((t, n)) = tri.cast(o, d, back_faces) {
-                    best.offer(t, n, tri.layer, tri.concave);
-                }
-            }
+        let ray = Ray { o, d, seg: (o.min(o + d), o.max(o + d)), kind };
+        let mut best = Best { t: f32::INFINITY, n: Vec3A::ZERO, layer: 0, concave: false };
+        // The bake's rays mostly run along one axis (vertical ones, level wall rays): one loop
+        // each, so an axis-aligned box costs a few comparisons and one division.
+        match d.cmpne(Vec3A::ZERO).bitmask() {
+            0b001 => self.nearest::<0>(&ray, first, other, &mut best),
+            0b010 => self.nearest::<1>(&ray, first, other, &mut best),
+            0b100 => self.nearest::<2>(&ray, first, other, &mut best),
+            _ => self.nearest::<3>(&ray, first, other, &mut best),
         }
         for h in &self.planes {
             if h.n.dot(o) < h.d {
-                if headroom {
+                if kind == RayKind::Headroom {
                     best.offer(0.0, Vec3A::ZERO, h.layer, false);
                 }
                 continue;
@@ -350,6 +321,75 @@ impl ColliderSet {
             concave: best.concave,
         })
     }
+
+    /// Offers every item of `first` and `other` the ray meets to `best`. `K` is the one axis the
+    /// ray runs along (3: none).
+    #[inline]
+    fn nearest<const K: usize>(&self, ray: &Ray, first: &[u32], other: &[u32], best: &mut Best) {
+        let solids = self.solids.len();
+        for &id in first.iter().chain(other) {
+            let id = id as usize;
+            if id < solids {
+                let (lo, hi) = self.solid_aabbs[id];
+                if lo.cmpgt(ray.seg.1).any() || hi.cmplt(ray.seg.0).any() {
+                    continue;
+                }
+                let s = &self.solids[id];
+                if K < 3 && s.axis_aligned {
+                    match cast_aabb_along::<K>(ray.o, ray.d, lo, hi) {
+                        Entry::Inside if ray.kind == RayKind::Headroom => best.offer(0.0, Vec3A::ZERO, s.layer, false),
+                        Entry::At(t, n) => best.offer(t, n, s.layer, false),
+                        _ => {}
+                    }
+                } else {
+                    self.offer_solid(id, ray, best);
+                }
+            } else {
+                let (lo, hi) = self.tri_aabbs[id - solids];
+                if lo.cmpgt(ray.seg.1).any() || hi.cmplt(ray.seg.0).any() {
+                    continue;
+                }
+                self.offer_triangle(id - solids, ray, best);
+            }
+        }
+    }
+
+    /// Offers solid `id` to `best` (any solid, any ray; kept out of the loops above).
+    #[inline(never)]
+    fn offer_solid(&self, id: usize, ray: &Ray, best: &mut Best) {
+        let s = &self.solids[id];
+        let entry = if s.axis_aligned {
+            let (lo, hi) = self.solid_aabbs[id];
+            cast_box(ray.o - (lo + hi) * 0.5, ray.d, (hi - lo) * 0.5)
+        } else {
+            s.cast(ray.o, ray.d)
+        };
+        match entry {
+            Entry::Inside if ray.kind == RayKind::Headroom => best.offer(0.0, Vec3A::ZERO, s.layer, false),
+            Entry::At(t, n) => {
+                let n = if s.axis_aligned { n } else { (s.normal_to_world * n).normalize_or_zero() };
+                best.offer(t, n, s.layer, false);
+            }
+            _ => {}
+        }
+    }
+
+    /// Offers triangle `k` to `best`.
+    #[inline(never)]
+    fn offer_triangle(&self, k: usize, ray: &Ray, best: &mut Best) {
+        let tri = &self.tris[k];
+        if let Some((t, n)) = tri.cast(ray.o, ray.d, ray.kind != RayKind::Down) {
+            best.offer(t, n, tri.layer, tri.concave);
+        }
+    }
+}
+
+/// A ray being cast: start, offset to the end, its bounds, its kind.
+struct Ray {
+    o: Vec3A,
+    d: Vec3A,
+    seg: (Vec3A, Vec3A),
+    kind: RayKind,
 }
 
 /// The nearest hit so far of a cast (the first of equally near ones).
