@@ -1,5 +1,6 @@
-//! Jump point search for `path_length` where every step costs its length (no cost boxes): the
-//! route lengths A* finds, settling only the cells where a shortest route can turn (Harabor and
+//! Jump point search for `path_length` where every step costs its length (no cost boxes), on grids
+//! of up to `path::MAX_JUMP_TABLE_CELLS` cells (for the table's memory): the route lengths A*
+//! finds, settling only the cells where a shortest route can turn (Harabor and
 //! Grastien's jump points, in the form for grids whose diagonals never cut corners, as this
 //! grid's never do), with the scans precomputed (`jump_table`, Rabin's JPS+): a cell's successors
 //! are looked up, plus the goal (or the cell in line with it) when it lies within reach of a

@@ -12,6 +12,10 @@ use std::f32::consts::SQRT_2;
 use super::modifiers::ModifierLayer;
 use super::surface::{CellId, SurfaceGrid, NONE};
 
+/// Above this many cells route searches are A*: the jump table would take 16 bytes a cell
+/// (32 MiB here) and a few hundred milliseconds to build.
+pub const MAX_JUMP_TABLE_CELLS: usize = 2_000_000;
+
 /// Reusable buffers for `path_length`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct PathScratch {
@@ -100,7 +104,7 @@ pub fn path_length(
         return None;
     }
     scratch.begin(n);
-    if mods.has_costs() {
+    if mods.has_costs() || n > MAX_JUMP_TABLE_CELLS {
         astar(grid, mods, from, to, max_length, scratch)
     } else {
         super::jump_points::search(grid, mods, from, to, max_length, scratch)
