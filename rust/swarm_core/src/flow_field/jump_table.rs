@@ -21,8 +21,8 @@ const LONGEST: i32 = 16_000;
 /// Jump distances of one grid under one state of its route blocks.
 #[derive(Clone, Debug, Default)]
 pub(super) struct JumpTable {
-    /// What it was built for: cells, columns and the layer's route key.
-    key: (usize, u32, u32, u64),
+    /// What it was built for: the grid's content key and the layer's route key.
+    key: (u64, u64),
     dist: Vec<[i16; 8]>,
     plain: Vec<bool>,
 }
@@ -48,8 +48,7 @@ pub(super) fn step(grid: &SurfaceGrid, mods: &ModifierLayer, c: CellId, d: usize
 impl JumpTable {
     /// Whether the table was built for this grid and route state.
     pub fn fits(&self, grid: &SurfaceGrid, route_key: u64) -> bool {
-        let (dx, dz) = grid.dims();
-        self.key == (grid.cell_count(), dx, dz, route_key) && self.dist.len() == grid.cell_count()
+        self.key == (grid.content_key(), route_key) && self.dist.len() == grid.cell_count()
     }
 
     /// Builds the table for `grid` with `mods`' route blocks (whose key is `route_key`).
@@ -71,8 +70,7 @@ impl JumpTable {
             .with_min_len(4096)
             .map(|c| std::array::from_fn(|d| if d % 2 == 0 { straight[d / 2][c] } else { diagonal[d / 2][c] }))
             .collect();
-        let (dx, dz) = grid.dims();
-        Self { key: (n, dx, dz, route_key), dist, plain }
+        Self { key: (grid.content_key(), route_key), dist, plain }
     }
 
     /// Whether the cell is plain ground (see `plain_cells`).

@@ -15,6 +15,7 @@ mod jump_points;
 mod jump_table;
 pub mod modifiers;
 pub mod path;
+mod search;
 pub mod spots;
 pub mod surface;
 mod surface_bake;
@@ -27,6 +28,7 @@ pub use enforce::{constrain_move, escape_closed_cell, line_is_open, recover, Mov
 pub use fields::{FieldSet, FieldSetSettings, FlowField};
 pub use integration::{integrate, DistanceField, IntegrationJob};
 pub use modifiers::{ModifierBox, ModifierLayer, RouteMode, StampResult};
-pub use path::{path_length, PathScratch};
+pub use path::path_length;
+pub use search::PathScratch;
 pub use spots::{SpotFields, MAX_SPOT_FIELDS};
 pub use surface::{BakeError, BakeParams, BakeSamples, CellId, SurfaceGrid, SurfaceSample, DIRS, NONE};

@@ -1,84 +1,18 @@
 //! Point-to-point route length (`get_path_length`, navigation-path occlusion) over the same graph
 //! and costs as the distance fields, searching from the destination back toward the start so the
 //! sums match a field built for that destination: jump point search (`jump_points`) when every
-//! step costs its length (no cost boxes), A* otherwise. The scratch keeps its buffers and uses
-//! generation stamps, so a query allocates nothing and clears nothing.
+//! step costs its length (no cost boxes), A* otherwise, both on the best-first loop of `search`.
 
-use serde::{Deserialize, Serialize};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
 use std::f32::consts::SQRT_2;
 
 use super::modifiers::ModifierLayer;
+use super::search::{best_first, Offer, PathScratch, ANY_DIRECTION};
 use super::surface::{CellId, SurfaceGrid, NONE};
 
-/// Above this many cells route searches are A*: the jump table would take 16 bytes a cell
-/// (32 MiB here) and a few hundred milliseconds to build.
-pub const MAX_JUMP_TABLE_CELLS: usize = 2_000_000;
-
-/// Reusable buffers for `path_length`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct PathScratch {
-    pub(super) g: Vec<f32>,
-    /// Generation in which `g` was set for the cell.
-    pub(super) seen: Vec<u32>,
-    /// Generation in which the cell was settled.
-    pub(super) closed: Vec<u32>,
-    /// Per cell: the direction the search reached it in (jump point search; 8: none).
-    pub(super) came: Vec<u8>,
-    pub(super) generation: u32,
-    pub(super) heap: BinaryHeap<Reverse<(u64, CellId)>>,
-    /// Jump distances for the grid and route blocks of the last jump point search (built on
-    /// the first query after either changes).
-    #[serde(skip)]
-    pub(super) table: Option<super::jump_table::JumpTable>,
-    /// Cells settled by the last query (a measure of its cost).
-    pub last_settled: usize,
-}
-
-impl PathScratch {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    pub(super) fn begin(&mut self, n: usize) {
-        if self.g.len() != n || self.generation == u32::MAX {
-            self.g = vec![f32::INFINITY; n];
-            self.seen = vec![0; n];
-            self.closed = vec![0; n];
-            self.came = vec![0; n];
-            self.generation = 0;
-        }
-        self.generation += 1;
-        self.heap.clear();
-        self.last_settled = 0;
-    }
-
-    pub fn heap_bytes(&self) -> usize {
-        (self.g.capacity() + self.seen.capacity() + self.closed.capacity()) * 4
-            + self.came.capacity()
-            + self.heap.capacity() * 16
-            + self.table.as_ref().map_or(0, |t| t.heap_bytes())
-    }
-}
-
-/// Octile lower bound on the route length between two columns.
-#[inline]
-pub(super) fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
-    let (ax, az) = grid.column_xz(a);
-    let (bx, bz) = grid.column_xz(b);
-    let dx = ax.abs_diff(bx) as f32;
-    let dz = az.abs_diff(bz) as f32;
-    grid.cell_size() * (dx.max(dz) + (SQRT_2 - 1.0) * dx.min(dz))
-}
-
-/// Heap key: `g + h` first, then the smaller `h` (deeper nodes first among equal estimates,
-/// which keeps A* from flooding the many equal-cost cells of open ground). Both are
-/// non-negative, so their bit patterns order like the values.
-#[inline]
-pub(super) fn key(g: f32, h: f32) -> u64 {
-    (((g + h).to_bits() as u64) << 32) | h.to_bits() as u64
-}
+/// Above this many cells route searches are A*: the jump table takes 17 bytes a cell (17 MiB
+/// here) and its build (on the first query after the grid or its route blocks change) about
+/// 60 ms.
+pub const MAX_JUMP_TABLE_CELLS: usize = 1_000_000;
 
 /// Route length from cell `from` to cell `to` (what an agent at `from` walks and pays to reach
 /// `to`), or `None` when there is no route or it is longer than `max_length`.
@@ -109,79 +43,6 @@ pub fn path_length(
     } else {
         super::jump_points::search(grid, mods, from, to, max_length, scratch)
     }
-}
-
-/// A successor a search offers: the cell, the route length to it from the cell expanded, the
-/// direction it was reached in (`ANY_DIRECTION` when the search has none) and its column's
-/// coordinates when the search knows them (the estimate is then computed from them).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Offer {
-    pub cell: CellId,
-    pub len: f32,
-    pub came: u8,
-    pub at: Option<(i64, i64)>,
-}
-
-/// No direction of arrival (A*, and where jump point search expands every neighbour).
-pub(super) const ANY_DIRECTION: u8 = 8;
-
-/// The best-first loop both searches run, from `to` toward `from` (after `path_length`'s checks
-/// and `scratch.begin`): the cheapest estimate (route so far plus the octile bound) settles next
-/// until `from` does or the estimates pass `max_length`; `offers(c, came, out)` writes the
-/// successors of `c` (reached in direction `came`) into `out` and returns how many.
-pub(super) fn best_first(
-    grid: &SurfaceGrid,
-    from: CellId,
-    to: CellId,
-    max_length: f32,
-    scratch: &mut PathScratch,
-    mut offers: impl FnMut(CellId, u8, &mut [Offer; 8]) -> usize,
-) -> Option<f32> {
-    let gen = scratch.generation;
-    let goal_col = grid.column_of(from);
-    let (gx, gz) = grid.column_xz(goal_col);
-    let orth = grid.cell_size();
-    scratch.g[to as usize] = 0.0;
-    scratch.seen[to as usize] = gen;
-    scratch.came[to as usize] = ANY_DIRECTION;
-    scratch.heap.push(Reverse((key(0.0, heuristic(grid, grid.column_of(to), goal_col)), to)));
-    let mut out = [Offer { cell: NONE, len: 0.0, came: ANY_DIRECTION, at: None }; 8];
-    while let Some(Reverse((k, c))) = scratch.heap.pop() {
-        if scratch.closed[c as usize] == gen {
-            continue;
-        }
-        if f32::from_bits((k >> 32) as u32) > max_length {
-            return None;
-        }
-        scratch.closed[c as usize] = gen;
-        scratch.last_settled += 1;
-        let gc = scratch.g[c as usize];
-        if c == from {
-            return (gc <= max_length).then_some(gc);
-        }
-        let count = offers(c, scratch.came[c as usize], &mut out);
-        for o in &out[..count] {
-            let n = o.cell;
-            if scratch.closed[n as usize] == gen {
-                continue;
-            }
-            let ng = gc + o.len;
-            if scratch.seen[n as usize] != gen || ng < scratch.g[n as usize] {
-                scratch.g[n as usize] = ng;
-                scratch.seen[n as usize] = gen;
-                scratch.came[n as usize] = o.came;
-                let h = match o.at {
-                    Some((x, z)) => {
-                        let (ex, ez) = ((x - gx as i64).unsigned_abs() as f32, (z - gz as i64).unsigned_abs() as f32);
-                        orth * (ex.max(ez) + (SQRT_2 - 1.0) * ex.min(ez))
-                    }
-                    None => heuristic(grid, grid.column_of(n), goal_col),
-                };
-                scratch.heap.push(Reverse((key(ng, h), n)));
-            }
-        }
-    }
-    None
 }
 
 /// A* from `to` toward `from` (after `path_length`'s checks and `scratch.begin`): every linked
@@ -267,5 +128,158 @@ mod tests {
         let (a, b) = (g2.locate(Vec3::new(0.25, 0.0, 0.25)).unwrap(), g2.locate(Vec3::new(4.75, 0.0, 0.25)).unwrap());
         assert_eq!(path_length(&g2, &m2, a, b, f32::INFINITY, &mut sc), None);
         assert_eq!(sc.last_settled, 0);
+    }
+}
+
+#[cfg(test)]
+mod jump_point_tests {
+    //! Jump point search against A* (the same lengths, fewer cells settled), and which cells
+    //! are plain ground.
+    use super::super::jump_table::plain_cells;
+    use super::super::modifiers::ROUTE_BLOCKED;
+    use super::super::surface::{BakeParams, BakeSamples, SurfaceSample};
+    use super::*;
+    use glam::Vec3;
+
+    /// A seeded generator (xorshift).
+    struct Rng(u32);
+    impl Rng {
+        fn next(&mut self) -> u32 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 17;
+            self.0 ^= self.0 << 5;
+            self.0
+        }
+        fn chance(&mut self, percent: u32) -> bool {
+            self.next() % 100 < percent
+        }
+    }
+
+    /// A random level: open floor with walls and pillars, and (when `layered`) raised blocks
+    /// (ledges too high to step onto), gentle steps, and an upper floor with a ramp.
+    fn level(rng: &mut Rng, nx: u32, nz: u32, layered: bool) -> SurfaceGrid {
+        let density = 5 + rng.next() % 30;
+        let mut holes = vec![false; (nx * nz) as usize];
+        for h in holes.iter_mut() {
+            *h = rng.chance(density);
+        }
+        // A few long walls with gaps.
+        for _ in 0..rng.next() % 4 {
+            let z = rng.next() % nz;
+            for x in 0..nx {
+                if !rng.chance(15) {
+                    holes[(z * nx + x) as usize] = true;
+                }
+            }
+        }
+        let raised: Vec<f32> = (0..nx * nz)
+            .map(|_| match rng.next() % 20 {
+                0 if layered => 1.0,
+                1 if layered => 0.3,
+                _ => 0.0,
+            })
+            .collect();
+        let upper = layered && rng.chance(50);
+        let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, nx, nz, |x, z, out| {
+            let i = (z * nx + x) as usize;
+            if !holes[i] {
+                out.push(SurfaceSample::walkable(raised[i]));
+            }
+            if upper && x >= nx / 2 {
+                // An upper floor at 3 m, reached by a ramp rising 0.3 m a cell along x.
+                out.push(SurfaceSample::walkable(3.0));
+            } else if upper && x + 10 >= nx / 2 && z < 3 {
+                out.push(SurfaceSample::walkable(3.0 - 0.3 * (nx / 2 - x) as f32));
+            }
+        });
+        SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap()
+    }
+
+    #[test]
+    fn finds_the_lengths_a_star_finds() {
+        let mut rng = Rng(0x9e37_79b9);
+        let (mut queries, mut routes, mut fewer) = (0, 0, 0usize);
+        for round in 0..600 {
+            let layered = round % 2 == 1;
+            let (nx, nz) = (8 + rng.next() % 40, 8 + rng.next() % 40);
+            let g = level(&mut rng, nx, nz, layered);
+            let mut m = ModifierLayer::new(&g);
+            if round % 3 == 0 {
+                for c in 0..g.cell_count() as CellId {
+                    if rng.chance(4) {
+                        m.stamp_cell(c, ROUTE_BLOCKED, 0.0);
+                    }
+                }
+            }
+            assert!(!m.has_costs());
+            let n = g.cell_count() as u32;
+            if n < 2 {
+                continue;
+            }
+            let (mut a, mut b) = (PathScratch::new(), PathScratch::new());
+            for _ in 0..40 {
+                let (from, to) = (rng.next() % n, rng.next() % n);
+                let jps = path_length(&g, &m, from, to, f32::INFINITY, &mut a);
+                let settled = a.last_settled;
+                let star = {
+                    b.begin(g.cell_count());
+                    let ok = from != to
+                        && g.component(from) != NONE
+                        && g.component(from) == g.component(to)
+                        && !m.route_blocked(from);
+                    if from == to {
+                        Some(0.0)
+                    } else if ok {
+                        astar(&g, &m, from, to, f32::INFINITY, &mut b)
+                    } else {
+                        None
+                    }
+                };
+                queries += 1;
+                match (jps, star) {
+                    (Some(x), Some(y)) => {
+                        assert!((x - y).abs() <= 1e-4 * y.max(1.0), "round {round}: {from} -> {to}: {x} vs A* {y}");
+                        routes += 1;
+                        fewer += usize::from(settled <= b.last_settled);
+                    }
+                    (None, None) => {}
+                    _ => panic!("round {round}: {from} -> {to}: {jps:?} vs A* {star:?}"),
+                }
+                // A limit below the length is refused, at it accepted.
+                if let Some(x) = jps {
+                    if x > 0.0 {
+                        assert_eq!(path_length(&g, &m, from, to, x * 0.999, &mut a), None);
+                        assert!(path_length(&g, &m, from, to, x * 1.001, &mut a).is_some());
+                    }
+                }
+            }
+        }
+        assert!(routes > queries / 4, "{routes} routes of {queries} queries");
+        assert!(
+            fewer * 10 > routes * 9,
+            "jump point search settled more cells than A* in {} of {routes}",
+            routes - fewer
+        );
+    }
+
+    #[test]
+    fn plain_ground_is_told_apart() {
+        let mut rng = Rng(7);
+        let flat = level(&mut rng, 20, 20, false);
+        let plain = plain_cells(&flat).iter().filter(|&&p| p).count();
+        // A flat floor with holes is plain wherever it is walkable.
+        assert_eq!(plain, flat.walkable_count());
+        let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, 6, 3, |x, _, out| {
+            // A ledge between x = 2 and x = 3 (1 m, too high to step).
+            out.push(SurfaceSample::walkable(if x >= 3 { 1.0 } else { 0.0 }));
+        });
+        let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+        let plain = plain_cells(&g);
+        let at = |x: f32| plain[g.locate(Vec3::new(x, 0.5, 0.75)).unwrap() as usize];
+        assert!(at(0.25));
+        assert!(!at(0.75), "next to a cell at the ledge");
+        assert!(!at(1.25), "at the ledge");
+        assert!(!at(1.75), "at the ledge, above");
+        assert!(at(2.75));
     }
 }

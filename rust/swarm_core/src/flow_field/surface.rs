@@ -156,6 +156,8 @@ pub struct SurfaceGrid {
     /// Per span: every linked neighbour has the span's own height (flat ground), so the surface
     /// height anywhere on it is the span's height.
     pub(super) flat: Vec<bool>,
+    /// A hash of everything above that routes depend on (`content_key`).
+    pub(super) key: u64,
 }
 
 impl SurfaceGrid {
@@ -173,6 +175,12 @@ impl SurfaceGrid {
 
     pub fn params(&self) -> &BakeParams {
         &self.params
+    }
+
+    /// A hash of the grid's layout, surfaces, walkability and links: equal for equal grids, and
+    /// what a cache built for one grid (the route searches' jump table) checks it against.
+    pub fn content_key(&self) -> u64 {
+        self.key
     }
 
     /// Number of cells (spans, walkable or not); cell ids are `0..cell_count()`.

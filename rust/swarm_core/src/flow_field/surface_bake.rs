@@ -95,6 +95,7 @@ impl SurfaceGrid {
         }
         grid.component = grid.components();
         grid.flat = grid.flat_spans();
+        grid.key = grid.hash_content();
         Ok(grid)
     }
 
@@ -118,6 +119,7 @@ impl SurfaceGrid {
         let mut grid = Self::assemble((origin, cell_size, dims_x, dims_z), params, column_start, height, walkable);
         grid.component = grid.components();
         grid.flat = grid.flat_spans();
+        grid.key = grid.hash_content();
         Ok(grid)
     }
 
@@ -144,9 +146,42 @@ impl SurfaceGrid {
             links: Vec::new(),
             component: Vec::new(),
             flat: Vec::new(),
+            key: 0,
         };
         grid.links = grid.build_links();
         grid
+    }
+
+    /// The content key (see `content_key`): each span's column, height, walkability and links
+    /// hashed in fixed chunks on all threads, the chunks folded in order with the layout.
+    fn hash_content(&self) -> u64 {
+        fn mix(h: u64, v: u64) -> u64 {
+            (h ^ v).wrapping_mul(0x0100_0000_01b3).rotate_left(29)
+        }
+        let n = self.height.len();
+        let chunks: Vec<u64> = (0..n.div_ceil(PAR_CHUNK))
+            .into_par_iter()
+            .map(|k| {
+                let mut h = 0xcbf2_9ce4_8422_2325u64;
+                for s in k * PAR_CHUNK..((k + 1) * PAR_CHUNK).min(n) {
+                    h = mix(h, (self.column[s] as u64) << 32 | self.height[s].to_bits() as u64);
+                    h = mix(h, self.walkable[s] as u64);
+                    for pair in self.links[s].chunks_exact(2) {
+                        h = mix(h, (pair[0] as u64) << 32 | pair[1] as u64);
+                    }
+                }
+                h
+            })
+            .collect();
+        let layout = [
+            self.dims_x as u64,
+            self.dims_z as u64,
+            self.cell_size.to_bits() as u64,
+            self.origin.x.to_bits() as u64,
+            self.origin.z.to_bits() as u64,
+            n as u64,
+        ];
+        layout.into_iter().chain(chunks).fold(0x9e37_79b9_7f4a_7c15, mix)
     }
 
     /// Which spans are flat ground: all linked neighbours at the span's own height.

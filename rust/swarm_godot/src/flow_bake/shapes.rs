@@ -1,6 +1,6 @@
 //! Reading the collision shapes a bake samples out of the physics server into the core's
-//! `ColliderSet`: every body shape overlapping the bake bounds on the bake's layers (one shape
-//! query), with its body's and its own transform. Shapes the set does not model (convex
+//! `ColliderSet`: every body shape overlapping the bake bounds on the bake's layers (shape
+//! queries over parts of the bounds, see `gather`), with its body's and its own transform. Shapes the set does not model (convex
 //! polygons, custom shapes) are named in the error, and the bake then casts physics rays.
 
 use godot::classes::physics_server_3d::{BodyState, ShapeType};
@@ -11,8 +11,11 @@ use swarm_core::glam::{Affine3A, Vec3};
 
 use crate::convert::{to_affine, to_vec3};
 
-/// Most shapes one query may report (the query grows to this, four times at a step).
-const MAX_SHAPES: i32 = 1 << 22;
+/// Most candidates Godot Physics gathers for one shape query (before it filters them by layer
+/// or kind: more overlapping objects are dropped without a word).
+const QUERY_MAX: i32 = 2048;
+/// A part of the bounds where a query of every object finds this many is split in four.
+const SPLIT_AT: usize = 1024;
 /// Most triangles (of trimeshes and height maps) read; a level with more (a large terrain) is
 /// sampled with physics rays, since the set keeps about 120 bytes per triangle.
 const MAX_TRIANGLES: usize = 500_000;
@@ -21,36 +24,15 @@ const MAX_TRIANGLES: usize = 500_000;
 /// types it cannot model (or says why the query failed).
 pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSettings) -> Result<ColliderSet, String> {
     let mask = s.walkable_mask | s.unwalkable_mask;
-    let b = s.bounds;
-    let mut query_box = BoxShape3D::new_gd();
     // A little beyond the bounds: the rays start and end just outside them.
     let pad = Vec3::splat(0.1);
-    let half = b.size * 0.5 + pad;
-    query_box.set_size(Vector3::new(half.x, half.y, half.z) * 2.0);
-    let centre = b.position + b.size * 0.5;
-    let mut q = PhysicsShapeQueryParameters3D::new_gd();
-    q.set_shape(&query_box);
-    q.set_transform(Transform3D::new(Basis::IDENTITY, Vector3::new(centre.x, centre.y, centre.z)));
-    q.set_collision_mask(mask);
-    q.set_collide_with_bodies(true);
-    q.set_collide_with_areas(false);
-    let mut max = 4096;
-    let hits = loop {
-        let hits = space.intersect_shape_ex(&q).max_results(max).done();
-        if (hits.len() as i64) < i64::from(max) {
-            break hits;
-        }
-        if max >= MAX_SHAPES {
-            return Err(format!("more than {MAX_SHAPES} collision shapes overlap the bake bounds"));
-        }
-        max = max.saturating_mul(4).min(MAX_SHAPES);
-    };
+    let hits = gather(space, (s.bounds.position - pad, s.bounds.position + s.bounds.size + pad), mask)?;
     let server = PhysicsServer3D::singleton();
     let mut set = ColliderSet::new();
     let mut unsupported: Vec<&str> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut triangles = 0usize;
-    for hit in hits.iter_shared() {
+    for hit in hits {
         let Some(rid) = hit.get("rid").and_then(|v| v.try_to::<Rid>().ok()) else { continue };
         let Some(idx) = hit.get("shape").and_then(|v| v.try_to::<i64>().ok()) else { continue };
         let Ok(idx) = i32::try_from(idx) else { continue };
@@ -79,6 +61,45 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
     }
     set.index(s.cell_size * 4.0);
     Ok(set)
+}
+
+/// Every body shape on `mask` overlapping the box `lo..hi`, one query per part of the box: a part
+/// where a query of every object (all layers, areas too) comes near the engine's limit per query
+/// is split in four, so nothing is left out. Shapes in several parts come once per part.
+fn gather(
+    space: &mut Gd<PhysicsDirectSpaceState3D>,
+    (lo, hi): (Vec3, Vec3),
+    mask: u32,
+) -> Result<Vec<VarDictionary>, String> {
+    let mut part_box = BoxShape3D::new_gd();
+    let mut q = PhysicsShapeQueryParameters3D::new_gd();
+    q.set_shape(&part_box);
+    q.set_collide_with_bodies(true);
+    let mut parts = vec![(lo, hi)];
+    let mut out = Vec::new();
+    while let Some((lo, hi)) = parts.pop() {
+        let (size, centre) = (hi - lo, (lo + hi) * 0.5);
+        part_box.set_size(Vector3::new(size.x, size.y, size.z));
+        q.set_transform(Transform3D::new(Basis::IDENTITY, Vector3::new(centre.x, centre.y, centre.z)));
+        q.set_collision_mask(u32::MAX);
+        q.set_collide_with_areas(true);
+        if space.intersect_shape_ex(&q).max_results(QUERY_MAX).done().len() >= SPLIT_AT {
+            if size.x.max(size.z) < 0.5 {
+                return Err(format!("more than {SPLIT_AT} collision objects overlap half a metre of the bounds"));
+            }
+            let mid = centre;
+            for (x0, x1) in [(lo.x, mid.x), (mid.x, hi.x)] {
+                for (z0, z1) in [(lo.z, mid.z), (mid.z, hi.z)] {
+                    parts.push((Vec3::new(x0, lo.y, z0), Vec3::new(x1, hi.y, z1)));
+                }
+            }
+            continue;
+        }
+        q.set_collision_mask(mask);
+        q.set_collide_with_areas(false);
+        out.extend(space.intersect_shape_ex(&q).max_results(QUERY_MAX).done().iter_shared());
+    }
+    Ok(out)
 }
 
 /// How many triangles a trimesh or height map shape holds (0 for any other shape).
@@ -131,9 +152,21 @@ fn add_shape(
         ShapeType::HEIGHTMAP => {
             let d = dict().ok_or(None)?;
             let int = |k: &str| d.get(k).and_then(|v| v.try_to::<i64>().ok()).and_then(|v| usize::try_from(v).ok());
-            let heights = d.get("heights").and_then(|v| v.try_to::<PackedFloat32Array>().ok()).ok_or(None)?;
+            // Single-precision engines hold the heights as 32-bit floats, double-precision ones
+            // as 64-bit.
+            let heights = d.get("heights").ok_or(None)?;
+            let heights: Vec<f32> = match heights.try_to::<PackedFloat32Array>() {
+                Ok(h) => h.as_slice().to_vec(),
+                Err(_) => heights
+                    .try_to::<PackedFloat64Array>()
+                    .map_err(|_| Some("HeightMapShape3D (heights of an unknown type)"))?
+                    .as_slice()
+                    .iter()
+                    .map(|&h| h as f32)
+                    .collect(),
+            };
             let (w, h) = (int("width").ok_or(None)?, int("depth").ok_or(None)?);
-            return set.add_height_map(w, h, heights.as_slice(), world, layer).map_err(|_| None);
+            return set.add_height_map(w, h, &heights, world, layer).map_err(|_| None);
         }
         // A separation ray is never hit by a ray.
         ShapeType::SEPARATION_RAY => return Ok(()),

@@ -70,6 +70,8 @@ struct HalfSpace {
 
 /// Most buckets of an index; coarser squares beyond.
 const MAX_BUCKETS: usize = 1 << 20;
+/// An item over more buckets than this is kept out of them (see `ColliderSet::large_items`).
+const LARGE_ITEM: u64 = 4096;
 
 /// The scene's collision shapes; see the module docs.
 #[derive(Clone, Debug, Default)]
@@ -88,6 +90,9 @@ pub struct ColliderSet {
     buckets: (u32, u32),
     bucket_start: Vec<u32>,
     bucket_items: Vec<u32>,
+    /// Items over more than `LARGE_ITEM` buckets (a floor under the whole level), tested by every
+    /// ray instead of filling every bucket.
+    large_items: Vec<u32>,
     indexed: bool,
 }
 
@@ -195,7 +200,8 @@ impl ColliderSet {
     }
 
     /// Buckets the shapes by ground-plane squares of about `bucket` metres (coarser if there
-    /// would be more than `MAX_BUCKETS`). Casting before indexing indexes with 2 m squares.
+    /// would be more than `MAX_BUCKETS`). Call it after adding the shapes and before casting
+    /// (casting through an unindexed set tests every shape).
     pub fn index(&mut self, bucket: f32) {
         let (mut lo, mut hi) = (Vec3A::splat(f32::INFINITY), Vec3A::splat(f32::NEG_INFINITY));
         for (a, b) in self.aabbs() {
@@ -222,9 +228,15 @@ impl ColliderSet {
             let (x1, z1) = self.bucket_of(a.1.x, a.1.z);
             (x0, z0, x1, z1)
         };
+        let large = |(x0, z0, x1, z1): (u32, u32, u32, u32)| (x1 - x0 + 1) as u64 * (z1 - z0 + 1) as u64 > LARGE_ITEM;
         let mut start = vec![0u32; (bx * bz) as usize + 1];
-        for a in self.aabbs() {
+        let mut large_items = Vec::new();
+        for (id, a) in self.aabbs().enumerate() {
             let (x0, z0, x1, z1) = range(a);
+            if large((x0, z0, x1, z1)) {
+                large_items.push(id as u32);
+                continue;
+            }
             for z in z0..=z1 {
                 for x in x0..=x1 {
                     start[(z * bx as u32 + x) as usize + 1] += 1;
@@ -238,6 +250,9 @@ impl ColliderSet {
         let mut items = vec![0u32; start[start.len() - 1] as usize];
         for (id, a) in self.aabbs().enumerate() {
             let (x0, z0, x1, z1) = range(a);
+            if large((x0, z0, x1, z1)) {
+                continue;
+            }
             for z in z0..=z1 {
                 for x in x0..=x1 {
                     let b = (z * bx as u32 + x) as usize;
@@ -248,6 +263,7 @@ impl ColliderSet {
         }
         self.bucket_start = start;
         self.bucket_items = items;
+        self.large_items = large_items;
         self.indexed = true;
     }
 
@@ -278,26 +294,28 @@ impl ColliderSet {
 
     /// The nearest hit along `from -> to` by a ray of `kind` (see the module docs).
     pub fn cast(&self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
-        debug_assert!(self.indexed, "ColliderSet::index before casting");
-        if !self.indexed {
-            return None;
-        }
         let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
-        let first = self.bucket_items(from.x, from.z);
-        let vertical = from.x == to.x && from.z == to.z;
-        let other = if vertical { first } else { self.bucket_items(to.x, to.z) };
-        // A ray across a bucket edge (the bake's rays are at most a column long sideways) tests
-        // both buckets; items in both test twice, which finds nothing new.
-        let other = if std::ptr::eq(first, other) { &[][..] } else { other };
         let ray = Ray { o, d, seg: (o.min(o + d), o.max(o + d)), kind };
         let mut best = Best { t: f32::INFINITY, n: Vec3A::ZERO, layer: 0, concave: false };
-        // The bake's rays mostly run along one axis (vertical ones, level wall rays): one loop
-        // each, so an axis-aligned box costs a few comparisons and one division.
-        match d.cmpne(Vec3A::ZERO).bitmask() {
-            0b001 => self.nearest::<0>(&ray, first, other, &mut best),
-            0b010 => self.nearest::<1>(&ray, first, other, &mut best),
-            0b100 => self.nearest::<2>(&ray, first, other, &mut best),
-            _ => self.nearest::<3>(&ray, first, other, &mut best),
+        if self.indexed {
+            let first = self.bucket_items(from.x, from.z);
+            let vertical = from.x == to.x && from.z == to.z;
+            let other = if vertical { first } else { self.bucket_items(to.x, to.z) };
+            // A ray across a bucket edge (the bake's rays are at most a column long sideways)
+            // tests both buckets; items in both test twice, which finds nothing new.
+            let other = if std::ptr::eq(first, other) { &[][..] } else { other };
+            let ids = first.iter().chain(other).chain(&self.large_items).copied();
+            // The bake's rays mostly run along one axis (vertical ones, level wall rays): one
+            // loop each, so an axis-aligned box costs a few comparisons and one division.
+            match d.cmpne(Vec3A::ZERO).bitmask() {
+                0b001 => self.nearest::<0>(&ray, ids, &mut best),
+                0b010 => self.nearest::<1>(&ray, ids, &mut best),
+                0b100 => self.nearest::<2>(&ray, ids, &mut best),
+                _ => self.nearest::<3>(&ray, ids, &mut best),
+            }
+        } else {
+            // Not indexed (a caller forgot `index`): every item, slowly but rightly.
+            self.nearest::<3>(&ray, 0..(self.solids.len() + self.tris.len()) as u32, &mut best);
         }
         for h in &self.planes {
             if h.n.dot(o) < h.d {
@@ -322,12 +340,12 @@ impl ColliderSet {
         })
     }
 
-    /// Offers every item of `first` and `other` the ray meets to `best`. `K` is the one axis the
-    /// ray runs along (3: none).
+    /// Offers every item of `ids` the ray meets to `best`. `K` is the one axis the ray runs
+    /// along (3: none).
     #[inline]
-    fn nearest<const K: usize>(&self, ray: &Ray, first: &[u32], other: &[u32], best: &mut Best) {
+    fn nearest<const K: usize>(&self, ray: &Ray, ids: impl Iterator<Item = u32>, best: &mut Best) {
         let solids = self.solids.len();
-        for &id in first.iter().chain(other) {
+        for id in ids {
             let id = id as usize;
             if id < solids {
                 let (lo, hi) = self.solid_aabbs[id];
@@ -716,6 +734,28 @@ mod tests {
         let floor = s.cast(RayKind::Down, Vec3::new(0.0, 9.0, 0.0), Vec3::new(0.0, -9.0, 0.0)).unwrap();
         assert!((floor.position.y + 5.0).abs() < 1e-5 && floor.layer == 8);
         assert!(s.cast(RayKind::Down, Vec3::new(0.0, -6.0, 0.0), Vec3::new(0.0, -9.0, 0.0)).is_none());
+    }
+
+    #[test]
+    fn large_items_and_an_unindexed_set_are_still_hit() {
+        let mut s = ColliderSet::new();
+        // A 1 km floor over half a million 1 m squares, and a post.
+        s.add_solid(Solid::Box { half: Vec3::new(500.0, 0.5, 500.0) }, Affine3A::IDENTITY, 1).unwrap();
+        s.add_solid(
+            Solid::Box { half: Vec3::new(0.5, 2.0, 0.5) },
+            Affine3A::from_translation(Vec3::new(3.0, 2.0, 3.0)),
+            2,
+        )
+        .unwrap();
+        let down = |s: &ColliderSet, x: f32| s.cast(RayKind::Down, Vec3::new(x, 9.0, 3.0), Vec3::new(x, -9.0, 3.0));
+        // Not indexed yet: every shape is tested.
+        assert_eq!(down(&s, 3.0).unwrap().layer, 2);
+        s.index(1.0);
+        assert_eq!(s.large_items.len(), 1);
+        assert!(s.bucket_items.len() < 100, "the floor is kept out of the buckets");
+        assert_eq!(down(&s, 3.0).unwrap().layer, 2);
+        let floor = down(&s, 400.0).unwrap();
+        assert!((floor.position.y - 0.5).abs() < 1e-5 && floor.layer == 1);
     }
 
     #[test]

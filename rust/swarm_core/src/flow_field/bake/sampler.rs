@@ -130,7 +130,7 @@ impl Baker {
             budget -= 1;
         }
         while budget > 0 && self.surfaces_done >= cols && self.walls_done < cols {
-            self.wall_column(rays, self.walls_done, &[], 0, &mut []);
+            self.wall_column(rays, self.walls_done, &[], 0);
             self.walls_done += 1;
             budget -= 1;
         }
@@ -236,15 +236,7 @@ impl Baker {
     /// Pass 2 for column `col`: wall rays toward the +x and +z columns. Where `memo` (see
     /// `wall_memo`, its first sample `memo_base`) holds the ray's answer for the same pair of
     /// surfaces, that answer is used instead of casting again.
-    /// Each column whose surface it blocks is marked in `changed` (when not empty).
-    fn wall_column(
-        &mut self,
-        rays: &mut impl RayCaster,
-        col: usize,
-        memo: &[WallMemo],
-        memo_base: usize,
-        changed: &mut [bool],
-    ) {
+    fn wall_column(&mut self, rays: &mut impl RayCaster, col: usize, memo: &[WallMemo], memo_base: usize) {
         for (k, other) in self.wall_neighbours(col) {
             let (a0, a1) = (self.column_start[col] as usize, self.column_start[col + 1] as usize);
             for a in a0..a1 {
@@ -259,54 +251,31 @@ impl Baker {
                     }
                 };
                 if let Some(t) = at {
-                    let blocked_col = self.block(a, b, t, col, other);
-                    if let Some(c) = changed.get_mut(blocked_col) {
-                        *c = true;
-                    }
+                    self.block(a, b, t);
                 }
             }
         }
     }
 
-    /// A wall at `t` along the ray from sample `a` (of column `col`) to `b` (of `other`) blocks
-    /// the surface on the side nearer to it (the one under a trimesh, if only one is); returns
-    /// that surface's column.
-    fn block(&mut self, a: usize, b: usize, t: f32, col: usize, other: usize) -> usize {
+    /// A wall at `t` along the ray from sample `a` to `b` blocks the surface on the side nearer
+    /// to it (the one under a trimesh, if only one is).
+    fn block(&mut self, a: usize, b: usize, t: f32) {
         let block_a = match (self.under_trimesh[a], self.under_trimesh[b]) {
             (true, false) => true,
             (false, true) => false,
             _ => t < 0.5,
         };
         self.samples[if block_a { a } else { b }].walkable = false;
-        if block_a {
-            col
-        } else {
-            other
-        }
     }
 
     /// Pass 2 over columns `first..end` with their rays answered in `memo` (from `first`'s first
-    /// sample): in order, as `wall_column`; a column whose surfaces and neighbours' surfaces no
-    /// earlier wall changed pairs as the memo did, so only its walls are applied.
+    /// sample), in order as `step` does it: each pair is worked out again from the surfaces as
+    /// they are now (an earlier wall, even one of the same column, may have changed it), and the
+    /// memo's answer is used where the pair is the one it was cast for.
     fn replay_walls(&mut self, rays: &mut impl RayCaster, first: usize, end: usize, memo: &[WallMemo]) {
         let base = self.column_start[first] as usize;
-        let mut changed = vec![false; self.column_count()];
-        let nx = self.plan.dims_x as usize;
         for col in first..end {
-            let touched = [col, col + 1, col + nx].iter().any(|&c| changed.get(c).copied().unwrap_or(false));
-            if touched {
-                self.wall_column(rays, col, memo, base, &mut changed);
-                continue;
-            }
-            for (k, other) in self.wall_neighbours(col) {
-                for a in self.column_start[col] as usize..self.column_start[col + 1] as usize {
-                    let (b, t) = memo[a - base][k];
-                    if b != u32::MAX && !t.is_nan() {
-                        let blocked_col = self.block(a, b as usize, t, col, other);
-                        changed[blocked_col] = true;
-                    }
-                }
-            }
+            self.wall_column(rays, col, memo, base);
         }
     }
 

@@ -211,3 +211,76 @@ fn collider_set_bakes_as_the_box_world_does() {
         }
     }
 }
+
+/// Thin fences meeting in L shapes and crosses, low steps (two surfaces within step height in a
+/// column) and posts, at seeded places: the shared bake (rays in parallel, then replayed in
+/// order) must give exactly the grid of the one-column-at-a-time bake, since a wall found in one
+/// direction changes what the column's other direction pairs.
+#[test]
+fn shared_bake_replays_walls_in_order() {
+    let mut seed = 0x2545_f491_u32;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 17;
+        seed ^= seed << 5;
+        (seed >> 8) as f32 / 16_777_216.0
+    };
+    for round in 0..12 {
+        let mut w = BoxWorld::new();
+        w.aabb(Vec3::new(0.0, -0.2, 0.0), Vec3::new(12.0, 0.0, 12.0));
+        for _ in 0..20 {
+            // An L of two fences 0.06 m thick from a corner near a column edge.
+            let (x, z) = ((next() * 24.0).floor() * 0.5 + 0.22, (next() * 24.0).floor() * 0.5 + 0.22);
+            let (lx, lz) = (0.5 + next() * 3.0, 0.5 + next() * 3.0);
+            w.aabb(Vec3::new(x, 0.0, z), Vec3::new(x + lx, 1.5, z + 0.06));
+            w.aabb(Vec3::new(x, 0.0, z), Vec3::new(x + 0.06, 1.5, z + lz));
+            // A low step, and a post.
+            let (sx, sz) = (next() * 11.0, next() * 11.0);
+            w.aabb(Vec3::new(sx, 0.0, sz), Vec3::new(sx + 1.0, 0.1 + next() * 0.25, sz + 1.0));
+            let (px, pz) = (next() * 11.5, next() * 11.5);
+            w.aabb(Vec3::new(px, 0.0, pz), Vec3::new(px + 0.2, 2.5, pz + 0.2));
+        }
+        let mut s = settings(Vec3::new(0.0, -1.0, 0.0), Vec3::new(12.0, 4.0, 12.0));
+        s.clearance_radius = 0.0;
+        let mut set = as_colliders(&w);
+        set.index(1.0);
+        let mut one = Baker::new(s).unwrap();
+        while !one.is_done() {
+            one.step(&mut &set, 53);
+        }
+        let mut shared = Baker::new(s).unwrap();
+        while !shared.is_done() {
+            shared.step_shared(&set, 97 + round * 31);
+        }
+        let (one, shared) = (one.finish().unwrap(), shared.finish().unwrap());
+        assert_eq!(one, shared, "round {round}");
+    }
+}
+
+/// A column whose +x wall ray blocks its own surface first: its +z ray then pairs nothing, so the
+/// fence across the far half of that ray blocks nothing (the shared bake had replayed both rays).
+#[test]
+fn a_wall_found_first_changes_the_columns_other_ray() {
+    let mut w = BoxWorld::new();
+    w.aabb(Vec3::new(0.0, -0.2, 0.0), Vec3::new(3.0, 0.0, 3.0));
+    // Across the +x ray from (0.25, 0.25), near its start (t = 0.1): blocks the start.
+    w.aabb(Vec3::new(0.3, 0.0, 0.0), Vec3::new(0.36, 1.5, 0.4));
+    // Across the +z ray from (0.25, 0.25), near its end (t = 0.82): would block the end.
+    w.aabb(Vec3::new(0.0, 0.0, 0.66), Vec3::new(0.28, 1.5, 0.72));
+    let mut s = settings(Vec3::new(0.0, -1.0, 0.0), Vec3::new(3.0, 4.0, 3.0));
+    s.clearance_radius = 0.0;
+    let mut set = as_colliders(&w);
+    set.index(1.0);
+    let mut one = Baker::new(s).unwrap();
+    while !one.is_done() {
+        one.step(&mut &set, 7);
+    }
+    let mut shared = Baker::new(s).unwrap();
+    while !shared.is_done() {
+        shared.step_shared(&set, 1000);
+    }
+    let (one, shared) = (one.finish().unwrap(), shared.finish().unwrap());
+    assert!(!walkable_at(&one, 0.25, 0.0, 0.25), "the start of the +x ray");
+    assert!(walkable_at(&one, 0.25, 0.0, 0.75), "the end of the +z ray stays walkable");
+    assert_eq!(one, shared);
+}
