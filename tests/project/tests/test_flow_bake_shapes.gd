@@ -2,8 +2,9 @@
 # (boxes, a rotated ramp, a trimesh wall) plus a sphere, a capsule, a cylinder, a scaled and
 # turned box, a height map, a double-sided trimesh slope, a box on the unwalkable layer and one on
 # a layer outside both masks, and a separation ray, baked both ways; every column's surfaces
-# must agree (within a millimetre) and so must walkability. Then a ConvexPolygonShape3D in the
-# bounds sends the bake to physics rays, and the method says why.
+# must agree (within a millimetre) and so must walkability. Then 2,500 posts (more than Godot
+# Physics gathers for one shape query) must all be read, and a ConvexPolygonShape3D in the bounds
+# sends the bake to physics rays, and the method says why.
 extends "res://test_base.gd"
 
 const Level := preload("res://tests/flow_bake_level.gd")
@@ -127,6 +128,28 @@ func run() -> bool:
 	check(top.size() >= 2 and absf(top[top.size() - 1] - 2.0) < 0.05, "sphere top %s" % str(top))
 	check(not a.is_walkable_at(Vector3(25.25, 0.3, 5.25)), "unwalkable-layer box")
 	check(a.is_walkable_at(Vector3(25.25, 0, 9.25)), "floor under a box outside both masks")
+
+	# 2,500 posts, one collider each, over the level (Godot Physics gathers at most 2048 objects
+	# for one shape query): the reader splits its queries, and every post is seen.
+	var posts := Node3D.new()
+	posts.name = "Posts"
+	level.add_child(posts)
+	var post := BoxShape3D.new()
+	post.size = Vector3(0.2, 2.0, 0.2)
+	for i in 50:
+		for j in 50:
+			# Faces never on a column's centre line (x.25, x.75), where a ray grazing a face is a
+			# matter of rounding in either method.
+			_body(posts, post, Transform3D(Basis(), Vector3(0.6 + i * 0.8, 1.0, 0.6 + j * 0.8)))
+	await physics_frames(1)
+	var many_shapes := _bake(host, false)
+	var many_rays := _bake(host, true)
+	check_eq(many_shapes[1], "collision shapes", "method with 2,500 posts")
+	if many_shapes[0] != null and many_rays[0] != null:
+		check_eq(many_shapes[0].walkable_cell_count, many_rays[0].walkable_cell_count, "walkable cells with 2,500 posts, shapes against rays")
+		check(many_shapes[0].walkable_cell_count < a.walkable_cell_count, "the posts took cells")
+	posts.free()
+	await physics_frames(1)
 
 	# A convex polygon in the bounds: physics rays, and the method names it.
 	var convex := ConvexPolygonShape3D.new()
