@@ -181,6 +181,20 @@ fn as_colliders(w: &BoxWorld) -> ColliderSet {
     set
 }
 
+/// Bakes `set` column by column on one thread (`step`, `step` columns at a time) and shared
+/// (`step_shared`, `shared` at a time): both grids.
+fn both_ways(set: &ColliderSet, s: BakeSettings, step: usize, shared: usize) -> (SurfaceGrid, SurfaceGrid) {
+    let mut one = Baker::new(s).unwrap();
+    while !one.is_done() {
+        one.step(&mut &*set, step);
+    }
+    let mut both = Baker::new(s).unwrap();
+    while !both.is_done() {
+        both.step_shared(set, shared);
+    }
+    (one.finish().unwrap(), both.finish().unwrap())
+}
+
 #[test]
 fn collider_set_bakes_as_the_box_world_does() {
     let mut w = level();
@@ -189,15 +203,7 @@ fn collider_set_bakes_as_the_box_world_does() {
     let mut set = as_colliders(&w);
     set.index(1.5);
     // Step by step on one thread, and shared in uneven slices on the pool.
-    let mut one = Baker::new(s).unwrap();
-    while !one.is_done() {
-        one.step(&mut &set, 37);
-    }
-    let mut shared = Baker::new(s).unwrap();
-    while !shared.is_done() {
-        shared.step_shared(&set, 301);
-    }
-    let (one, shared) = (one.finish().unwrap(), shared.finish().unwrap());
+    let (one, shared) = both_ways(&set, s, 37, 301);
     assert_eq!(one, shared);
     // The tilted ramp is the one place the arithmetic differs (an inverse transform against a
     // transposed rotation): heights agree to a tenth of a millimetre, everything else exactly.
@@ -244,15 +250,7 @@ fn shared_bake_replays_walls_in_order() {
         s.clearance_radius = 0.0;
         let mut set = as_colliders(&w);
         set.index(1.0);
-        let mut one = Baker::new(s).unwrap();
-        while !one.is_done() {
-            one.step(&mut &set, 53);
-        }
-        let mut shared = Baker::new(s).unwrap();
-        while !shared.is_done() {
-            shared.step_shared(&set, 97 + round * 31);
-        }
-        let (one, shared) = (one.finish().unwrap(), shared.finish().unwrap());
+        let (one, shared) = both_ways(&set, s, 53, 97 + round * 31);
         assert_eq!(one, shared, "round {round}");
     }
 }
@@ -271,15 +269,7 @@ fn a_wall_found_first_changes_the_columns_other_ray() {
     s.clearance_radius = 0.0;
     let mut set = as_colliders(&w);
     set.index(1.0);
-    let mut one = Baker::new(s).unwrap();
-    while !one.is_done() {
-        one.step(&mut &set, 7);
-    }
-    let mut shared = Baker::new(s).unwrap();
-    while !shared.is_done() {
-        shared.step_shared(&set, 1000);
-    }
-    let (one, shared) = (one.finish().unwrap(), shared.finish().unwrap());
+    let (one, shared) = both_ways(&set, s, 7, 1000);
     assert!(!walkable_at(&one, 0.25, 0.0, 0.25), "the start of the +x ray");
     assert!(walkable_at(&one, 0.25, 0.0, 0.75), "the end of the +z ray stays walkable");
     assert_eq!(one, shared);
