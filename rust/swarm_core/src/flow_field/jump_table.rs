@@ -33,8 +33,8 @@ pub(super) fn free(mods: &ModifierLayer, c: CellId) -> bool {
     c != NONE && !mods.route_blocked(c)
 }
 
-/// One step from `c` in direction `d` (a diagonal needs both orthogonal neighbours free), or
-/// `NONE`.
+/// One step a route may take from `c` in direction `d` (a diagonal needs both orthogonal
+/// neighbours free), or `NONE`: the move rule of both route searches and of this table.
 #[inline]
 pub(super) fn step(grid: &SurfaceGrid, mods: &ModifierLayer, c: CellId, d: usize) -> CellId {
     let l = grid.links(c);

@@ -5,6 +5,7 @@
 
 use std::f32::consts::SQRT_2;
 
+use super::jump_table::step;
 use super::modifiers::ModifierLayer;
 use super::search::{best_first, Offer, PathScratch, ANY_DIRECTION};
 use super::surface::{CellId, SurfaceGrid, NONE};
@@ -58,23 +59,14 @@ pub(super) fn astar(
     let orth = grid.cell_size();
     let diag = orth * SQRT_2;
     best_first(grid, from, to, max_length, scratch, |c, _, out| {
-        let l = grid.links(c);
         let mut count = 0;
         for d in 0..8 {
-            let nb = l[d];
-            if nb == NONE || mods.route_blocked(nb) {
+            let nb = step(grid, mods, c, d);
+            if nb == NONE {
                 continue;
             }
-            let step = if d % 2 == 0 {
-                orth
-            } else {
-                let (o1, o2) = (l[d - 1], l[(d + 1) & 7]);
-                if o1 == NONE || o2 == NONE || mods.route_blocked(o1) || mods.route_blocked(o2) {
-                    continue;
-                }
-                diag
-            };
-            out[count] = Offer { cell: nb, len: step + mods.entry_cost(nb, c), came: ANY_DIRECTION, at: None };
+            let len = if d % 2 == 0 { orth } else { diag };
+            out[count] = Offer { cell: nb, len: len + mods.entry_cost(nb, c), came: ANY_DIRECTION, at: None };
             count += 1;
         }
         count

@@ -56,14 +56,19 @@ impl PathScratch {
     }
 }
 
-/// Octile lower bound on the route length between two columns.
+/// Octile lower bound on the route length between columns `(ax, az)` and `(bx, bz)`.
 #[inline]
-fn heuristic(grid: &SurfaceGrid, a: u32, b: u32) -> f32 {
-    let (ax, az) = grid.column_xz(a);
-    let (bx, bz) = grid.column_xz(b);
+fn octile(cell: f32, (ax, az): (i64, i64), (bx, bz): (i64, i64)) -> f32 {
     let dx = ax.abs_diff(bx) as f32;
     let dz = az.abs_diff(bz) as f32;
-    grid.cell_size() * (dx.max(dz) + (SQRT_2 - 1.0) * dx.min(dz))
+    cell * (dx.max(dz) + (SQRT_2 - 1.0) * dx.min(dz))
+}
+
+/// A column's coordinates, as `octile` takes them.
+#[inline]
+fn column_at(grid: &SurfaceGrid, col: u32) -> (i64, i64) {
+    let (x, z) = grid.column_xz(col);
+    (x as i64, z as i64)
 }
 
 /// Heap key: `g + h` first, then the smaller `h` (deeper nodes first among equal estimates,
@@ -101,13 +106,12 @@ pub(super) fn best_first(
     mut offers: impl FnMut(CellId, u8, &mut [Offer; 8]) -> usize,
 ) -> Option<f32> {
     let gen = scratch.generation;
-    let goal_col = grid.column_of(from);
-    let (gx, gz) = grid.column_xz(goal_col);
-    let orth = grid.cell_size();
+    let goal = column_at(grid, grid.column_of(from));
+    let cell = grid.cell_size();
     scratch.g[to as usize] = 0.0;
     scratch.seen[to as usize] = gen;
     scratch.came[to as usize] = ANY_DIRECTION;
-    scratch.heap.push(Reverse((key(0.0, heuristic(grid, grid.column_of(to), goal_col)), to)));
+    scratch.heap.push(Reverse((key(0.0, octile(cell, column_at(grid, grid.column_of(to)), goal)), to)));
     let mut out = [Offer { cell: NONE, len: 0.0, came: ANY_DIRECTION, at: None }; 8];
     while let Some(Reverse((k, c))) = scratch.heap.pop() {
         if scratch.closed[c as usize] == gen {
@@ -133,13 +137,8 @@ pub(super) fn best_first(
                 scratch.g[n as usize] = ng;
                 scratch.seen[n as usize] = gen;
                 scratch.came[n as usize] = o.came;
-                let h = match o.at {
-                    Some((x, z)) => {
-                        let (ex, ez) = ((x - gx as i64).unsigned_abs() as f32, (z - gz as i64).unsigned_abs() as f32);
-                        orth * (ex.max(ez) + (SQRT_2 - 1.0) * ex.min(ez))
-                    }
-                    None => heuristic(grid, grid.column_of(n), goal_col),
-                };
+                let at = o.at.unwrap_or_else(|| column_at(grid, grid.column_of(n)));
+                let h = octile(cell, at, goal);
                 scratch.heap.push(Reverse((key(ng, h), n)));
             }
         }

@@ -91,17 +91,13 @@ fn choose_source(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSettings, ph
     }
 }
 
-/// Bakes in one go through `space` (run-time `bake_flow_field()`); also returns the method.
-pub fn bake_now(
-    settings: BakeSettings,
-    space: &mut Gd<PhysicsDirectSpaceState3D>,
-) -> Result<(SurfaceGrid, String), String> {
+/// Bakes in one go through `space` (run-time `bake_flow_field()`).
+pub fn bake_now(settings: BakeSettings, space: &mut Gd<PhysicsDirectSpaceState3D>) -> Result<SurfaceGrid, String> {
     let mut baker = FlowBaker::new(settings, false)?;
     while !baker.is_done() {
         baker.step(space, 1 << 20);
     }
-    let method = baker.method.clone();
-    Ok((baker.finish()?, method))
+    baker.finish()
 }
 
 /// Physics ray queries through a `PhysicsDirectSpaceState3D`: one query object per ray kind,

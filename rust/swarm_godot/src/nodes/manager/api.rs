@@ -313,7 +313,7 @@ impl SwarmManager {
             return godot::global::Error::ERR_UNCONFIGURED;
         };
         match flow_bake::bake_now(settings, &mut space) {
-            Ok((grid, _method)) => {
+            Ok(grid) => {
                 self.flow_field_data = Some(SwarmFlowFieldData::from_grid(grid));
                 self.push_facts(false);
                 godot::global::Error::OK
