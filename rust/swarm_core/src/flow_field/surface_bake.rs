@@ -54,35 +54,24 @@ impl SurfaceGrid {
         let cols = check_layout(samples.cell_size, samples.dims_x, samples.dims_z, &params)?;
         check_columns(&samples.column_start, cols, samples.samples.len())?;
 
-        // Spans: finite samples sorted by height, near-duplicates merged (upper kept), headroom.
+        // Spans, column chunks on all threads, joined in column order.
+        let chunks: Vec<ColumnSpans> = (0..cols.div_ceil(PAR_COLUMNS))
+            .into_par_iter()
+            .map(|k| column_spans_of(samples, k * PAR_COLUMNS..((k + 1) * PAR_COLUMNS).min(cols), params.agent_height))
+            .collect();
+        let spans: usize = chunks.iter().map(|c| c.height.len()).sum();
+        if spans >= NONE as usize {
+            return Err(BakeError::BadDimensions);
+        }
         let mut column_start = Vec::with_capacity(cols + 1);
-        let mut height = Vec::with_capacity(samples.samples.len());
-        let mut walkable = Vec::with_capacity(samples.samples.len());
-        let mut scratch: Vec<SurfaceSample> = Vec::new();
+        let mut height = Vec::with_capacity(spans);
+        let mut walkable = Vec::with_capacity(spans);
         column_start.push(0u32);
-        for c in 0..cols {
-            let (a, b) = (samples.column_start[c] as usize, samples.column_start[c + 1] as usize);
-            scratch.clear();
-            scratch.extend(samples.samples[a..b].iter().filter(|s| s.height.is_finite()));
-            scratch.sort_by(|p, q| p.height.total_cmp(&q.height));
-            let first = height.len();
-            for (i, s) in scratch.iter().enumerate() {
-                if scratch.get(i + 1).is_some_and(|n| n.height - s.height < MERGE_EPS) {
-                    continue;
-                }
-                height.push(s.height);
-                walkable.push(s.walkable);
-            }
-            // Headroom: the next surface above is the ceiling.
-            for i in first..height.len() {
-                if i + 1 < height.len() && height[i + 1] - height[i] < params.agent_height {
-                    walkable[i] = false;
-                }
-            }
-            if height.len() >= NONE as usize {
-                return Err(BakeError::BadDimensions);
-            }
-            column_start.push(height.len() as u32);
+        for c in chunks {
+            let base = height.len() as u32;
+            column_start.extend(c.ends.iter().map(|e| base + e));
+            height.extend_from_slice(&c.height);
+            walkable.extend_from_slice(&c.walkable);
         }
         let layout = (samples.origin, samples.cell_size, samples.dims_x, samples.dims_z);
         let mut grid = Self::assemble(layout, params, column_start, height, walkable);
@@ -194,50 +183,65 @@ impl SurfaceGrid {
     }
 
     /// Labels connected components (walkable spans joined by links), numbered in the order of
-    /// each one's lowest span id. Union-find over the spans in id order (row by row, so memory is
-    /// read in order; a flood fill wanders over the whole grid).
+    /// each one's lowest span id. Union-find with the lower id as the root, so a root is its
+    /// component's lowest span: each chunk of spans joins the links inside it on all threads
+    /// (spans are in row order, so memory is read in order), then the few links between chunks
+    /// are joined in order, then every span finds its root on all threads and the roots are
+    /// numbered in id order.
     fn components(&self) -> Vec<u32> {
         let n = self.height.len();
-        let mut root: Vec<u32> = (0..n as u32).collect();
-        fn find(root: &mut [u32], mut s: u32) -> u32 {
-            while root[s as usize] != s {
-                let up = root[root[s as usize] as usize];
-                root[s as usize] = up;
-                s = up;
-            }
-            s
-        }
-        for s in 0..n as u32 {
-            if !self.walkable[s as usize] {
-                continue;
-            }
-            for &t in &self.links[s as usize] {
-                if t == NONE || t < s {
-                    // Links are mutual: the lower span joined this pair already.
-                    continue;
+        let mut root: Vec<u32> = (0..n as u32).into_par_iter().with_min_len(PAR_CHUNK).collect();
+        let crossing: Vec<Vec<(u32, u32)>> = root
+            .par_chunks_mut(PAR_CHUNK)
+            .enumerate()
+            .map(|(k, part)| {
+                let (base, end) = ((k * PAR_CHUNK) as u32, (k * PAR_CHUNK + part.len()) as u32);
+                let mut crossing = Vec::new();
+                for s in base..end {
+                    if !self.walkable[s as usize] {
+                        continue;
+                    }
+                    for &t in &self.links[s as usize] {
+                        // Links are mutual: the lower span joins each pair.
+                        if t == NONE || t < s {
+                            continue;
+                        }
+                        if t >= end {
+                            crossing.push((s, t));
+                        } else {
+                            union(part, base, s, t);
+                        }
+                    }
                 }
-                let (a, b) = (find(&mut root, s), find(&mut root, t));
-                // The lower id is the root, so a root is its component's lowest span.
-                if a != b {
-                    root[a.max(b) as usize] = a.min(b);
-                }
-            }
+                crossing
+            })
+            .collect();
+        for &(s, t) in crossing.iter().flatten() {
+            union(&mut root, 0, s, t);
         }
-        let mut comp = vec![NONE; n];
+        let top: Vec<u32> = (0..n as u32)
+            .into_par_iter()
+            .with_min_len(PAR_CHUNK)
+            .map(|mut s| {
+                while root[s as usize] != s {
+                    s = root[s as usize];
+                }
+                s
+            })
+            .collect();
+        // Number the roots in id order (`root` now holds each root's number).
         let mut next = 0;
         for s in 0..n {
-            if !self.walkable[s] {
-                continue;
-            }
-            let r = find(&mut root, s as u32) as usize;
-            if r == s {
-                comp[s] = next;
+            if self.walkable[s] && top[s] == s as u32 {
+                root[s] = next;
                 next += 1;
-            } else {
-                comp[s] = comp[r];
             }
         }
-        comp
+        (0..n)
+            .into_par_iter()
+            .with_min_len(PAR_CHUNK)
+            .map(|s| if self.walkable[s] { root[top[s] as usize] } else { NONE })
+            .collect()
     }
 
     /// Links between walkable spans (mutual nearest within the step height; diagonals only
@@ -257,8 +261,17 @@ impl SurfaceGrid {
                     return o;
                 }
                 let h = self.height[s];
-                for (k, o) in o.iter_mut().enumerate() {
-                    let Some(nc) = self.neighbour_column(self.column[s], 2 * k) else { continue };
+                // The +x, +z, -x and -z columns, where they exist (one division per span).
+                let (c, w) = (self.column[s], self.dims_x);
+                let (ix, iz) = (c % w, c / w);
+                let near = [
+                    (ix + 1 < w).then(|| c + 1),
+                    (iz + 1 < self.dims_z).then(|| c + w),
+                    (ix > 0).then(|| c - 1),
+                    (iz > 0).then(|| c - w),
+                ];
+                for (o, nc) in o.iter_mut().zip(near) {
+                    let Some(nc) = nc else { continue };
                     let mut best_dh = f32::INFINITY;
                     for t in self.column_spans(nc) {
                         let dh = (self.height[t as usize] - h).abs();
@@ -400,15 +413,70 @@ impl SurfaceGrid {
         }
         n
     }
+}
 
-    fn neighbour_column(&self, col: u32, d: usize) -> Option<u32> {
-        let (ix, iz) = (col % self.dims_x, col / self.dims_x);
-        let (x, z) = (ix as i64 + DIRS[d].0 as i64, iz as i64 + DIRS[d].1 as i64);
-        if x < 0 || z < 0 || x >= self.dims_x as i64 || z >= self.dims_z as i64 {
-            return None;
-        }
-        Some(z as u32 * self.dims_x + x as u32)
+/// The root of `s` in a union-find over spans `base..` (`root[i]` is span `base + i`'s parent,
+/// never below `base`), halving the path on the way.
+fn find(root: &mut [u32], base: u32, mut s: u32) -> u32 {
+    while root[(s - base) as usize] != s {
+        let up = root[(root[(s - base) as usize] - base) as usize];
+        root[(s - base) as usize] = up;
+        s = up;
     }
+    s
+}
+
+/// Joins the sets of `s` and `t` under the lower root (see `find`).
+fn union(root: &mut [u32], base: u32, s: u32, t: u32) {
+    let (a, b) = (find(root, base, s), find(root, base, t));
+    if a != b {
+        root[(a.max(b) - base) as usize] = a.min(b);
+    }
+}
+
+/// Columns per parallel work item when the spans are made from samples.
+const PAR_COLUMNS: usize = 1024;
+
+/// The spans of a run of columns: heights and walkability, and each column's end (from the run's
+/// first span).
+struct ColumnSpans {
+    height: Vec<f32>,
+    walkable: Vec<bool>,
+    ends: Vec<u32>,
+}
+
+/// The spans of `columns`: finite samples sorted by height, near-duplicates merged (the upper
+/// kept), and a span with less than `agent_height` to the next one up not walkable.
+fn column_spans_of(samples: &BakeSamples, columns: std::ops::Range<usize>, agent_height: f32) -> ColumnSpans {
+    let (a, b) = (samples.column_start[columns.start] as usize, samples.column_start[columns.end] as usize);
+    let mut out = ColumnSpans {
+        height: Vec::with_capacity(b - a),
+        walkable: Vec::with_capacity(b - a),
+        ends: Vec::with_capacity(columns.len()),
+    };
+    let mut scratch: Vec<SurfaceSample> = Vec::new();
+    for c in columns {
+        let (a, b) = (samples.column_start[c] as usize, samples.column_start[c + 1] as usize);
+        scratch.clear();
+        scratch.extend(samples.samples[a..b].iter().filter(|s| s.height.is_finite()));
+        scratch.sort_by(|p, q| p.height.total_cmp(&q.height));
+        let first = out.height.len();
+        for (i, s) in scratch.iter().enumerate() {
+            if scratch.get(i + 1).is_some_and(|n| n.height - s.height < MERGE_EPS) {
+                continue;
+            }
+            out.height.push(s.height);
+            out.walkable.push(s.walkable);
+        }
+        // Headroom: the next surface above is the ceiling.
+        for i in first..out.height.len() {
+            if i + 1 < out.height.len() && out.height[i + 1] - out.height[i] < agent_height {
+                out.walkable[i] = false;
+            }
+        }
+        out.ends.push(out.height.len() as u32);
+    }
+    out
 }
 
 fn span_columns(column_start: &[u32]) -> Vec<u32> {

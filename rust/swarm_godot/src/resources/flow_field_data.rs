@@ -20,8 +20,8 @@ use crate::convert::{to_vec3, to_vector3};
 pub struct SwarmFlowFieldData {
     /// The grid in Swarm's binary format. Written by baking; not meant to be edited.
     #[export(storage)]
-    #[var(set = set_grid_bytes)]
-    grid_bytes: PackedByteArray,
+    #[var(get = get_grid_bytes, set = set_grid_bytes)]
+    grid_bytes: PhantomVar<PackedByteArray>,
 
     /// World position of the grid's minimum corner; its y is the bottom of the bake bounds.
     #[var(get = get_origin, no_set, usage_flags = [EDITOR, READ_ONLY])]
@@ -42,6 +42,9 @@ pub struct SwarmFlowFieldData {
     #[var(get = get_bake_params, no_set, usage_flags = [EDITOR, READ_ONLY])]
     bake_params: PhantomVar<Vector3>,
 
+    /// The stored bytes. A bake leaves them empty and keeps the grid in `cache`: they are
+    /// made from it the first time they are read (saving the resource, or a script).
+    bytes: RefCell<PackedByteArray>,
     /// Bumped on every change of `grid_bytes`.
     revision: u64,
     /// The decoded grid (or why the bytes are not one), decoded on first use.
@@ -55,10 +58,21 @@ impl SwarmFlowFieldData {
     /// Replaces the stored grid bytes (the inspector and scene loading call this).
     #[func]
     fn set_grid_bytes(&mut self, bytes: PackedByteArray) {
-        self.grid_bytes = bytes;
+        self.bytes.replace(bytes);
         self.revision += 1;
         self.cache.replace(None);
         self.base_mut().emit_changed();
+    }
+
+    /// The stored grid bytes (made from a freshly baked grid on the first read).
+    #[func]
+    fn get_grid_bytes(&self) -> PackedByteArray {
+        if self.bytes.borrow().is_empty() {
+            if let Some(Ok(grid)) = self.cache.borrow().as_ref() {
+                self.bytes.replace(PackedByteArray::from(grid.to_bytes().as_slice()));
+            }
+        }
+        self.bytes.borrow().clone()
     }
 
     /// True when the stored bytes are a grid this version can read.
@@ -182,8 +196,8 @@ impl SwarmFlowFieldData {
     pub fn from_grid(grid: SurfaceGrid) -> Gd<Self> {
         let mut r = Self::new_gd();
         {
-            let mut b = r.bind_mut();
-            b.grid_bytes = PackedByteArray::from(grid.to_bytes().as_slice());
+            let b = r.bind_mut();
+            // The bytes are made when first read (see `bytes`).
             b.cache.replace(Some(Ok(Rc::new(grid))));
         }
         r
@@ -199,7 +213,7 @@ impl SwarmFlowFieldData {
         if let Some(r) = self.cache.borrow().as_ref() {
             return r.clone();
         }
-        let r = decode_grid(self.grid_bytes.as_slice()).map(Rc::new);
+        let r = decode_grid(self.bytes.borrow().as_slice()).map(Rc::new);
         self.cache.replace(Some(r.clone()));
         r
     }

@@ -294,29 +294,51 @@ impl ColliderSet {
 
     /// The nearest hit along `from -> to` by a ray of `kind` (see the module docs).
     pub fn cast(&self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+        if !self.indexed {
+            // Not indexed (a caller forgot `index`): every item, slowly but rightly.
+            let all = 0..(self.solids.len() + self.tris.len()) as u32;
+            return self.cast_with(kind, from, to, |ray, best| self.nearest::<3>(ray, all, best));
+        }
+        let first = self.bucket_items(from.x, from.z);
+        let vertical = from.x == to.x && from.z == to.z;
+        let other = if vertical { first } else { self.bucket_items(to.x, to.z) };
+        // A ray across a bucket edge (the bake's rays are at most a column long sideways) tests
+        // both buckets; items in both test twice, which finds nothing new.
+        let other = if std::ptr::eq(first, other) { &[][..] } else { other };
+        self.cast_through([first, other, &self.large_items], kind, from, to)
+    }
+
+    /// A caster for one column at a time (see `ColumnCaster`).
+    pub fn column_caster(&self) -> ColumnCaster<'_> {
+        ColumnCaster { set: self, at: None, ids: Vec::new() }
+    }
+
+    /// The nearest hit along `from -> to` among the items of `lists` (tested in that order, the
+    /// first of equally near hits kept) and the half-spaces.
+    fn cast_through(&self, lists: [&[u32]; 3], kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+        self.cast_with(kind, from, to, |ray, best| {
+            // The bake's rays mostly run along one axis (vertical ones, level wall rays): one
+            // loop each, so an axis-aligned box costs a few comparisons and one division. Each
+            // list is its own loop (a chained iterator costs a branch per item).
+            for ids in lists {
+                let ids = ids.iter().copied();
+                match ray.d.cmpne(Vec3A::ZERO).bitmask() {
+                    0b001 => self.nearest::<0>(ray, ids, best),
+                    0b010 => self.nearest::<1>(ray, ids, best),
+                    0b100 => self.nearest::<2>(ray, ids, best),
+                    _ => self.nearest::<3>(ray, ids, best),
+                }
+            }
+        })
+    }
+
+    /// The nearest hit along `from -> to` among the items `items` offers and the half-spaces.
+    #[inline(always)]
+    fn cast_with(&self, kind: RayKind, from: Vec3, to: Vec3, items: impl FnOnce(&Ray, &mut Best)) -> Option<RayHit> {
         let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
         let ray = Ray { o, d, seg: (o.min(o + d), o.max(o + d)), kind };
         let mut best = Best { t: f32::INFINITY, n: Vec3A::ZERO, layer: 0, concave: false };
-        if self.indexed {
-            let first = self.bucket_items(from.x, from.z);
-            let vertical = from.x == to.x && from.z == to.z;
-            let other = if vertical { first } else { self.bucket_items(to.x, to.z) };
-            // A ray across a bucket edge (the bake's rays are at most a column long sideways)
-            // tests both buckets; items in both test twice, which finds nothing new.
-            let other = if std::ptr::eq(first, other) { &[][..] } else { other };
-            let ids = first.iter().chain(other).chain(&self.large_items).copied();
-            // The bake's rays mostly run along one axis (vertical ones, level wall rays): one
-            // loop each, so an axis-aligned box costs a few comparisons and one division.
-            match d.cmpne(Vec3A::ZERO).bitmask() {
-                0b001 => self.nearest::<0>(&ray, ids, &mut best),
-                0b010 => self.nearest::<1>(&ray, ids, &mut best),
-                0b100 => self.nearest::<2>(&ray, ids, &mut best),
-                _ => self.nearest::<3>(&ray, ids, &mut best),
-            }
-        } else {
-            // Not indexed (a caller forgot `index`): every item, slowly but rightly.
-            self.nearest::<3>(&ray, 0..(self.solids.len() + self.tris.len()) as u32, &mut best);
-        }
+        items(&ray, &mut best);
         for h in &self.planes {
             if h.n.dot(o) < h.d {
                 if kind == RayKind::Headroom {
@@ -439,6 +461,41 @@ impl RayCaster for ColliderSet {
 impl RayCaster for &ColliderSet {
     fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
         ColliderSet::cast(self, kind, from, to)
+    }
+}
+
+/// Casts through a `ColliderSet` (which must be indexed) keeping, for vertical rays, the items
+/// over the column the last one went down: the bake casts several rays down each column in
+/// turn, and each then tests only the few items whose bounds hold the column, not its whole
+/// bucket. The hits are the set's own.
+pub struct ColumnCaster<'a> {
+    set: &'a ColliderSet,
+    /// The column the items are for (x, z bits).
+    at: Option<(u32, u32)>,
+    ids: Vec<u32>,
+}
+
+impl RayCaster for ColumnCaster<'_> {
+    fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+        let set = self.set;
+        if !set.indexed || from.x != to.x || from.z != to.z {
+            return set.cast(kind, from, to);
+        }
+        let at = (from.x.to_bits(), from.z.to_bits());
+        if self.at != Some(at) {
+            // The bucket's items in order, less those a vertical ray here misses whatever its
+            // height (the ray's own bounds test would drop them).
+            let (x, z) = (from.x, from.z);
+            let (solids, solid_aabbs, tri_aabbs) = (set.solids.len(), &set.solid_aabbs, &set.tri_aabbs);
+            self.ids.clear();
+            self.ids.extend(set.bucket_items(x, z).iter().copied().filter(|&id| {
+                let (lo, hi) =
+                    if (id as usize) < solids { solid_aabbs[id as usize] } else { tri_aabbs[id as usize - solids] };
+                lo.x <= x && x <= hi.x && lo.z <= z && z <= hi.z
+            }));
+            self.at = Some(at);
+        }
+        set.cast_through([&self.ids, &[], &set.large_items], kind, from, to)
     }
 }
 
@@ -643,130 +700,5 @@ impl TriItem {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn set() -> ColliderSet {
-        let mut s = ColliderSet::new();
-        s.add_solid(Solid::Box { half: Vec3::new(5.0, 0.5, 5.0) }, Affine3A::IDENTITY, 1).unwrap();
-        s
-    }
-
-    #[test]
-    fn box_top_and_inside() {
-        let mut s = set();
-        s.index(2.0);
-        let hit = s.cast(RayKind::Down, Vec3::new(1.0, 5.0, 1.0), Vec3::new(1.0, -5.0, 1.0)).unwrap();
-        assert!((hit.position.y - 0.5).abs() < 1e-5 && hit.normal == Vec3::Y && !hit.concave);
-        // From inside: Down ignores the box, Headroom reports its start.
-        assert!(s.cast(RayKind::Down, Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, -5.0, 1.0)).is_none());
-        let h = s.cast(RayKind::Headroom, Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, 2.0, 1.0)).unwrap();
-        assert_eq!((h.position, h.normal), (Vec3::new(1.0, 0.0, 1.0), Vec3::ZERO));
-    }
-
-    #[test]
-    fn rounded_shapes_under_scale_and_rotation() {
-        let mut s = ColliderSet::new();
-        let t = Affine3A::from_translation(Vec3::new(10.0, 0.0, 0.0)) * Affine3A::from_scale(Vec3::splat(2.0));
-        s.add_solid(Solid::Sphere { radius: 1.0 }, t, 1).unwrap();
-        // A capsule lying along x (rotated from y), 4 m long, radius 0.5, at z = 10.
-        let lying = Affine3A::from_translation(Vec3::new(0.0, 0.0, 10.0))
-            * Affine3A::from_rotation_z(std::f32::consts::FRAC_PI_2);
-        s.add_solid(Solid::Capsule { radius: 0.5, height: 4.0 }, lying, 2).unwrap();
-        s.add_solid(
-            Solid::Cylinder { radius: 1.0, height: 2.0 },
-            Affine3A::from_translation(Vec3::new(0.0, 0.0, -10.0)),
-            4,
-        )
-        .unwrap();
-        s.index(2.0);
-        let down = |x: f32, z: f32| s.cast(RayKind::Down, Vec3::new(x, 9.0, z), Vec3::new(x, -9.0, z));
-        let top = down(10.0, 0.0).unwrap();
-        assert!((top.position.y - 2.0).abs() < 1e-4 && top.normal.abs_diff_eq(Vec3::Y, 1e-5));
-        let off = down(11.0, 0.0).unwrap();
-        assert!((off.position.y - 3.0f32.sqrt()).abs() < 1e-4);
-        assert!(down(12.1, 0.0).is_none());
-        // The capsule's cap end at x = 1.9 (centre 1.5): height sqrt(0.25 - 0.16).
-        let cap = down(1.9, 10.0).unwrap();
-        assert!((cap.position.y - 0.09f32.sqrt()).abs() < 1e-4 && cap.layer == 2);
-        assert!((down(0.3, 10.0).unwrap().position.y - 0.5).abs() < 1e-5);
-        assert!(down(2.1, 10.0).is_none());
-        let cyl = down(0.5, -10.5).unwrap();
-        assert!((cyl.position.y - 1.0).abs() < 1e-5 && cyl.normal == Vec3::Y && cyl.layer == 4);
-        // Sideways into the cylinder's side.
-        let side = s.cast(RayKind::Side, Vec3::new(-3.0, 0.0, -10.0), Vec3::new(0.0, 0.0, -10.0)).unwrap();
-        assert!((side.position.x + 1.0).abs() < 1e-5 && side.normal.abs_diff_eq(-Vec3::X, 1e-5));
-    }
-
-    #[test]
-    fn triangles_are_one_sided_unless_asked() {
-        let mut s = ColliderSet::new();
-        // A 2 x 2 square at y = 1 facing up (clockwise seen from above).
-        let q = [
-            Vec3::new(0.0, 1.0, 0.0),
-            Vec3::new(2.0, 1.0, 0.0),
-            Vec3::new(0.0, 1.0, 2.0),
-            Vec3::new(2.0, 1.0, 0.0),
-            Vec3::new(2.0, 1.0, 2.0),
-            Vec3::new(0.0, 1.0, 2.0),
-        ];
-        assert_eq!(s.add_trimesh(&q, Affine3A::IDENTITY, false, 1), 0);
-        s.index(2.0);
-        let down = s.cast(RayKind::Down, Vec3::new(0.5, 3.0, 0.5), Vec3::new(0.5, -3.0, 0.5)).unwrap();
-        assert!(down.concave && down.normal == Vec3::Y && (down.position.y - 1.0).abs() < 1e-6);
-        // From below: a Down-kind ray up would not see the back; Headroom does.
-        assert!(s.cast(RayKind::Down, Vec3::new(0.5, 0.0, 0.5), Vec3::new(0.5, 3.0, 0.5)).is_none());
-        let up = s.cast(RayKind::Headroom, Vec3::new(0.5, 0.0, 0.5), Vec3::new(0.5, 3.0, 0.5)).unwrap();
-        assert_eq!(up.normal, -Vec3::Y);
-    }
-
-    #[test]
-    fn height_map_and_world_boundary() {
-        let mut s = ColliderSet::new();
-        // 3 x 3 heights rising along x: 0, 1, 2; centred, placed at x = 100.
-        let h = [0.0, 1.0, 2.0, 0.0, 1.0, 2.0, 0.0, 1.0, 2.0];
-        s.add_height_map(3, 3, &h, Affine3A::from_translation(Vec3::new(100.0, 0.0, 0.0)), 1).unwrap();
-        assert!(s.add_height_map(3, 2, &h, Affine3A::IDENTITY, 1).is_err());
-        s.add_half_space(Vec3::Y, -5.0, Affine3A::IDENTITY, 8).unwrap();
-        s.index(2.0);
-        let hit = s.cast(RayKind::Down, Vec3::new(100.5, 9.0, 0.2), Vec3::new(100.5, -9.0, 0.2)).unwrap();
-        assert!((hit.position.y - 1.5).abs() < 1e-5 && hit.normal.y > 0.5);
-        let floor = s.cast(RayKind::Down, Vec3::new(0.0, 9.0, 0.0), Vec3::new(0.0, -9.0, 0.0)).unwrap();
-        assert!((floor.position.y + 5.0).abs() < 1e-5 && floor.layer == 8);
-        assert!(s.cast(RayKind::Down, Vec3::new(0.0, -6.0, 0.0), Vec3::new(0.0, -9.0, 0.0)).is_none());
-    }
-
-    #[test]
-    fn large_items_and_an_unindexed_set_are_still_hit() {
-        let mut s = ColliderSet::new();
-        // A 1 km floor over half a million 1 m squares, and a post.
-        s.add_solid(Solid::Box { half: Vec3::new(500.0, 0.5, 500.0) }, Affine3A::IDENTITY, 1).unwrap();
-        s.add_solid(
-            Solid::Box { half: Vec3::new(0.5, 2.0, 0.5) },
-            Affine3A::from_translation(Vec3::new(3.0, 2.0, 3.0)),
-            2,
-        )
-        .unwrap();
-        let down = |s: &ColliderSet, x: f32| s.cast(RayKind::Down, Vec3::new(x, 9.0, 3.0), Vec3::new(x, -9.0, 3.0));
-        // Not indexed yet: every shape is tested.
-        assert_eq!(down(&s, 3.0).unwrap().layer, 2);
-        s.index(1.0);
-        assert_eq!(s.large_items.len(), 1);
-        assert!(s.bucket_items.len() < 100, "the floor is kept out of the buckets");
-        assert_eq!(down(&s, 3.0).unwrap().layer, 2);
-        let floor = down(&s, 400.0).unwrap();
-        assert!((floor.position.y - 0.5).abs() < 1e-5 && floor.layer == 1);
-    }
-
-    #[test]
-    fn bad_shapes_are_refused() {
-        let mut s = ColliderSet::new();
-        assert!(s.add_solid(Solid::Sphere { radius: f32::NAN }, Affine3A::IDENTITY, 1).is_err());
-        assert!(s
-            .add_solid(Solid::Box { half: Vec3::ONE }, Affine3A::from_scale(Vec3::new(1.0, 0.0, 1.0)), 1)
-            .is_err());
-        let nan = [Vec3::NAN, Vec3::ONE, Vec3::X];
-        assert_eq!(s.add_trimesh(&nan, Affine3A::IDENTITY, false, 1), 1);
-        assert_eq!(s.counts(), (0, 0, 0));
-    }
-}
+#[path = "colliders_tests.rs"]
+mod tests;

@@ -5,6 +5,7 @@
 use glam::Vec3;
 use rayon::prelude::*;
 
+use super::colliders::ColliderSet;
 use super::rays::{RayCaster, RayKind};
 use super::settings::BakeSettings;
 use crate::flow_field::surface::{BakeSamples, SurfaceGrid, SurfaceSample};
@@ -130,23 +131,20 @@ impl Baker {
             budget -= 1;
         }
         while budget > 0 && self.surfaces_done >= cols && self.walls_done < cols {
-            self.wall_column(rays, self.walls_done, &[], 0);
+            self.wall_column(rays, self.walls_done);
             self.walls_done += 1;
             budget -= 1;
         }
         self.progress()
     }
 
-    /// `step` through a caster that threads can share (a `ColliderSet`), with the same result on
-    /// any number of threads: pass 1 samples its columns in parallel, in fixed chunks joined in
-    /// column order; pass 2 casts its rays in parallel against the surfaces pass 1 left, then
+    /// `step` through a `ColliderSet`, which threads share, with the same result on any number
+    /// of threads: pass 1 samples its columns in parallel, in fixed chunks joined in column order
+    /// (each chunk keeping the set's items under the column it is in, see `ColumnCaster`); pass 2 casts its rays in parallel against the surfaces pass 1 left, then
     /// goes through the columns in order as `step` does (each wall it finds can change which
     /// surfaces the next rays pair), casting again only for a pair that changed. (It casts a few
     /// more rays than `step` for the same samples.)
-    pub fn step_shared<C: Sync>(&mut self, rays: &C, max_columns: usize) -> f32
-    where
-        for<'c> &'c C: RayCaster,
-    {
+    pub fn step_shared(&mut self, rays: &ColliderSet, max_columns: usize) -> f32 {
         let cols = self.column_count();
         let budget = max_columns.max(1);
         let start = self.surfaces_done;
@@ -160,8 +158,9 @@ impl Baker {
                 .map(|first| {
                     let (mut samples, mut under, mut ends) = (Vec::new(), Vec::new(), Vec::new());
                     let (mut found, mut cast) = (Vec::new(), 0);
+                    let mut column_rays = rays.column_caster();
                     for col in first..(first + PAR_COLUMNS).min(end) {
-                        cast += surfaces(&plan, plan.column_centre(col), &mut &*rays, &mut found);
+                        cast += surfaces(&plan, plan.column_centre(col), &mut column_rays, &mut found);
                         samples.extend(found.iter().rev().map(|f| f.0));
                         under.extend(found.iter().rev().map(|f| f.1));
                         ends.push(samples.len() as u32);
@@ -233,59 +232,82 @@ impl Baker {
         self.scratch = found;
     }
 
-    /// Pass 2 for column `col`: wall rays toward the +x and +z columns. Where `memo` (see
-    /// `wall_memo`, its first sample `memo_base`) holds the ray's answer for the same pair of
-    /// surfaces, that answer is used instead of casting again.
-    fn wall_column(&mut self, rays: &mut impl RayCaster, col: usize, memo: &[WallMemo], memo_base: usize) {
-        for (k, other) in self.wall_neighbours(col) {
-            let (a0, a1) = (self.column_start[col] as usize, self.column_start[col + 1] as usize);
-            for a in a0..a1 {
-                let Some(b) = self.wall_pair(a, other) else { continue };
-                let remembered = memo.get(a.wrapping_sub(memo_base)).map(|m| m[k]).filter(|m| m.0 == b as u32);
-                let at = match remembered {
-                    Some((_, at)) => (!at.is_nan()).then_some(at),
-                    None => {
-                        let (at, cast) = wall_at(rays, self.wall_ends(col, other, a, b));
-                        self.rays += cast;
-                        at
-                    }
-                };
-                if let Some(t) = at {
-                    self.block(a, b, t);
-                }
+    /// Pass 2 for column `col`: wall rays toward the +x and +z columns (`step`).
+    fn wall_column(&mut self, rays: &mut impl RayCaster, col: usize) {
+        for (_, other) in self.wall_neighbours(col) {
+            for a in self.column_start[col] as usize..self.column_start[col + 1] as usize {
+                self.wall_sample(rays, col, other, a, None);
             }
         }
     }
 
+    /// The wall ray from sample `a` (of column `col`) toward column `other`, cast unless
+    /// `remembered` holds its answer for the pair it makes now (see `WallMemo`); blocks the
+    /// surface on the wall's side. Returns the column of the sample blocked, if any.
+    fn wall_sample(
+        &mut self,
+        rays: &mut impl RayCaster,
+        col: usize,
+        other: usize,
+        a: usize,
+        remembered: Option<(u32, f32)>,
+    ) -> Option<usize> {
+        let b = self.wall_pair(a, other)?;
+        let at = match remembered.filter(|m| m.0 == b as u32) {
+            Some((_, at)) => (!at.is_nan()).then_some(at),
+            None => {
+                let (at, cast) = wall_at(rays, self.wall_ends(col, other, a, b));
+                self.rays += cast;
+                at
+            }
+        };
+        at.map(|t| if self.block(a, b, t) { col } else { other })
+    }
+
     /// A wall at `t` along the ray from sample `a` to `b` blocks the surface on the side nearer
-    /// to it (the one under a trimesh, if only one is).
-    fn block(&mut self, a: usize, b: usize, t: f32) {
+    /// to it (the one under a trimesh, if only one is). Returns whether that is `a`.
+    fn block(&mut self, a: usize, b: usize, t: f32) -> bool {
         let block_a = match (self.under_trimesh[a], self.under_trimesh[b]) {
             (true, false) => true,
             (false, true) => false,
             _ => t < 0.5,
         };
         self.samples[if block_a { a } else { b }].walkable = false;
+        block_a
     }
 
     /// Pass 2 over columns `first..end` with their rays answered in `memo` (from `first`'s first
-    /// sample), in order as `step` does it: each pair is worked out again from the surfaces as
-    /// they are now (an earlier wall, even one of the same column, may have changed it), and the
-    /// memo's answer is used where the pair is the one it was cast for.
+    /// sample), in order as `step` does it. A pair is the one the memo was cast for as long as
+    /// neither of its columns has had a surface blocked since (no wall found yet touched it):
+    /// then the memo is used as it is. Otherwise the pair is worked out again from the surfaces
+    /// as they are now, and cast again if it changed.
     fn replay_walls(&mut self, rays: &mut impl RayCaster, first: usize, end: usize, memo: &[WallMemo]) {
         let base = self.column_start[first] as usize;
+        // Columns first.. that a wall found here changed (a pair reaches one row ahead).
+        let mut changed = vec![false; (end + self.plan.dims_x as usize + 1).min(self.column_count()) - first];
         for col in first..end {
-            self.wall_column(rays, col, memo, base);
+            for (k, other) in self.wall_neighbours(col) {
+                for a in self.column_start[col] as usize..self.column_start[col + 1] as usize {
+                    let (b, at) = memo[a - base][k];
+                    let blocked = if changed[col - first] || changed[other - first] {
+                        self.wall_sample(rays, col, other, a, Some((b, at)))
+                    } else if b != u32::MAX && !at.is_nan() {
+                        Some(if self.block(a, b as usize, at) { col } else { other })
+                    } else {
+                        None
+                    };
+                    if let Some(c) = blocked {
+                        changed[c - first] = true;
+                    }
+                }
+            }
         }
     }
 
     /// Pass 2's rays for columns `first..end`, cast on all threads against the surfaces as they
     /// are now, per sample of those columns (from the first one's) and direction: the surface
     /// paired with and the answer (NaN: no wall). Returns them and the rays cast.
-    fn wall_memo<C: Sync>(&self, rays: &C, first: usize, end: usize) -> (Vec<WallMemo>, u64)
-    where
-        for<'c> &'c C: RayCaster,
-    {
+    fn wall_memo(&self, rays: &ColliderSet, first: usize, end: usize) -> (Vec<WallMemo>, u64) {
         let chunks: Vec<(Vec<WallMemo>, u64)> = (first..end)
             .step_by(PAR_COLUMNS)
             .collect::<Vec<_>>()
