@@ -305,7 +305,29 @@ impl ColliderSet {
         // A ray across a bucket edge (the bake's rays are at most a column long sideways) tests
         // both buckets; items in both test twice, which finds nothing new.
         let other = if std::ptr::eq(first, other) { &[][..] } else { other };
-        self.cast_through([first, other, &self.large_items], kind, from, to)
+        let lists = [first, other, &self.large_items[..]];
+        if !vertical && self.planes.is_empty() && !self.any_bounds_meet(lists, from, to) {
+            // Most rays sideways meet nothing: their answer without setting up a cast.
+            return None;
+        }
+        self.cast_through(lists, kind, from, to)
+    }
+
+    /// Whether the bounds of any item of `lists` meet those of the segment `from -> to` as a
+    /// cast bounds it (no item can be hit otherwise).
+    fn any_bounds_meet(&self, lists: [&[u32]; 3], from: Vec3, to: Vec3) -> bool {
+        let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
+        let (lo, hi) = (o.min(o + d), o.max(o + d));
+        let solids = self.solids.len();
+        let meets = |&id: &u32| {
+            let (l, h) = if (id as usize) < solids {
+                self.solid_aabbs[id as usize]
+            } else {
+                self.tri_aabbs[id as usize - solids]
+            };
+            !(l.cmpgt(hi).any() || h.cmplt(lo).any())
+        };
+        lists.iter().any(|l| l.iter().any(meets))
     }
 
     /// A caster for one column at a time (see `ColumnCaster`).
@@ -495,7 +517,12 @@ impl RayCaster for ColumnCaster<'_> {
             }));
             self.at = Some(at);
         }
-        set.cast_through([&self.ids, &[], &set.large_items], kind, from, to)
+        let lists = [&self.ids[..], &[], &set.large_items[..]];
+        if kind == RayKind::Headroom && set.planes.is_empty() && !set.any_bounds_meet(lists, from, to) {
+            // A ray up for headroom mostly meets nothing (one down mostly hits).
+            return None;
+        }
+        set.cast_through(lists, kind, from, to)
     }
 }
 
