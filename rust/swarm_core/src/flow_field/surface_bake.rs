@@ -330,22 +330,27 @@ impl SurfaceGrid {
         if c <= 0.0 {
             return eroded;
         }
-        // Width rule: the walkable run through the cell along each axis and diagonal.
-        let need = (2.0 * c / cs).ceil() as u32;
+        // Width rule: the walkable run through the cell along each axis and diagonal (cells,
+        // the cell itself included) must be at least twice the clearance long. Runs are followed
+        // only as far as that, per axis (0) and diagonal (1).
+        let wide_enough = [cs, cs * std::f32::consts::SQRT_2].map(|spacing| {
+            let mut run = 1u32;
+            while (run as f32) * spacing + 1e-5 < 2.0 * c {
+                run += 1;
+            }
+            run
+        });
         eroded.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(k, out)| {
             for (j, e) in out.iter_mut().enumerate() {
                 let s = (k * PAR_CHUNK + j) as u32;
                 if !self.walkable[s as usize] {
                     continue;
                 }
-                for line in 0..4 {
-                    let run = 1 + self.run_length(s, line, need) + self.run_length(s, line + 4, need);
-                    let spacing = if line % 2 == 0 { cs } else { cs * std::f32::consts::SQRT_2 };
-                    if run as f32 * spacing + 1e-5 < 2.0 * c {
-                        *e = true;
-                        break;
-                    }
-                }
+                *e = (0..4).any(|line| {
+                    let short = wide_enough[line % 2] - 1;
+                    let ahead = self.run_length(s, line, short);
+                    ahead < short && ahead + self.run_length(s, line + 4, short - ahead) < short
+                });
             }
         });
         // Wall rule: distance from the cell centre to the nearest missing neighbour's centre,

@@ -60,6 +60,8 @@ pub struct Baker {
     walls_done: usize,
     rays: u64,
     scratch: Vec<(SurfaceSample, bool)>,
+    /// Pass 2's rays cast ahead for the current step's columns (see `wall_memo`).
+    memo: Vec<WallMemo>,
 }
 
 impl Baker {
@@ -89,6 +91,7 @@ impl Baker {
             walls_done: 0,
             rays: 0,
             scratch: Vec::new(),
+            memo: Vec::new(),
         })
     }
 
@@ -182,9 +185,11 @@ impl Baker {
         let left = budget - (end - start);
         if left > 0 && self.surfaces_done >= cols {
             let (first, end) = (self.walls_done, (self.walls_done + left).min(cols));
-            let (memo, cast) = self.wall_memo(rays, first, end);
-            self.rays += cast;
+            // The memo's room is kept from step to step.
+            let mut memo = std::mem::take(&mut self.memo);
+            self.rays += self.wall_memo(rays, first, end, &mut memo);
             self.replay_walls(&mut &*rays, first, end, &memo);
+            self.memo = memo;
             self.walls_done = end;
         }
         self.progress()
@@ -305,17 +310,25 @@ impl Baker {
     }
 
     /// Pass 2's rays for columns `first..end`, cast on all threads against the surfaces as they
-    /// are now, per sample of those columns (from the first one's) and direction: the surface
-    /// paired with and the answer (NaN: no wall). Returns them and the rays cast.
-    fn wall_memo(&self, rays: &ColliderSet, first: usize, end: usize) -> (Vec<WallMemo>, u64) {
-        let chunks: Vec<(Vec<WallMemo>, u64)> = (first..end)
-            .step_by(PAR_COLUMNS)
-            .collect::<Vec<_>>()
+    /// are now, into `memo` per sample of those columns (from the first one's) and direction:
+    /// the surface paired with and the answer (NaN: no wall). Returns the rays cast.
+    fn wall_memo(&self, rays: &ColliderSet, first: usize, end: usize, memo: &mut Vec<WallMemo>) -> u64 {
+        let base = self.column_start[first] as usize;
+        memo.clear();
+        memo.resize(self.column_start[end] as usize - base, [(u32::MAX, f32::NAN); 2]);
+        // Each chunk of columns gets its own part of `memo`.
+        let mut parts = Vec::new();
+        let mut rest = &mut memo[..];
+        for c0 in (first..end).step_by(PAR_COLUMNS) {
+            let c1 = (c0 + PAR_COLUMNS).min(end);
+            let (part, tail) = rest.split_at_mut((self.column_start[c1] - self.column_start[c0]) as usize);
+            parts.push((c0, c1, part));
+            rest = tail;
+        }
+        parts
             .into_par_iter()
-            .map(|c0| {
-                let c1 = (c0 + PAR_COLUMNS).min(end);
+            .map(|(c0, c1, part)| {
                 let base = self.column_start[c0] as usize;
-                let mut memo = vec![[(u32::MAX, f32::NAN); 2]; self.column_start[c1] as usize - base];
                 let mut cast = 0;
                 for col in c0..c1 {
                     for (k, other) in self.wall_neighbours(col) {
@@ -323,15 +336,13 @@ impl Baker {
                             let Some(b) = self.wall_pair(a, other) else { continue };
                             let (at, n) = wall_at(&mut &*rays, self.wall_ends(col, other, a, b));
                             cast += n;
-                            memo[a - base][k] = (b as u32, at.unwrap_or(f32::NAN));
+                            part[a - base][k] = (b as u32, at.unwrap_or(f32::NAN));
                         }
                     }
                 }
-                (memo, cast)
+                cast
             })
-            .collect();
-        let cast = chunks.iter().map(|c| c.1).sum();
-        (chunks.into_iter().flat_map(|c| c.0).collect(), cast)
+            .sum()
     }
 
     /// The +x and +z neighbours of column `col` that exist, with their direction's index.
