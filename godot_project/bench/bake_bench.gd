@@ -208,6 +208,9 @@ func _run() -> void:
 	var totals: Array[float] = []
 	for run in runs:
 		totals.append(run["total_ms"])
+	var peer_totals: Array[float] = []
+	for run in peer_runs:
+		peer_totals.append(run["total_ms"])
 	var result := {
 		"bench": "flow_field_bake",
 		"columns_x": data.dims.x,
@@ -229,6 +232,7 @@ func _run() -> void:
 		"total_ms_runs": totals,
 		"us_per_ray": best["sample_ms"] * 1000.0 / maxf(1.0, baker.get_ray_count()),
 		"navmesh_total_ms": peer["total_ms"],
+		"navmesh_total_ms_runs": peer_totals,
 		"navmesh_parse_ms": peer["parse_ms"],
 		"navmesh_bake_ms": peer["bake_ms"],
 		"navmesh_polygons": peer["polygons"],
