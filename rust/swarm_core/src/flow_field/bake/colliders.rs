@@ -318,16 +318,22 @@ impl ColliderSet {
     fn any_bounds_meet(&self, lists: [&[u32]; 3], from: Vec3, to: Vec3) -> bool {
         let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
         let (lo, hi) = (o.min(o + d), o.max(o + d));
-        let solids = self.solids.len();
         let meets = |&id: &u32| {
-            let (l, h) = if (id as usize) < solids {
-                self.solid_aabbs[id as usize]
-            } else {
-                self.tri_aabbs[id as usize - solids]
-            };
+            let (l, h) = self.item_bounds(id);
             !(l.cmpgt(hi).any() || h.cmplt(lo).any())
         };
         lists.iter().any(|l| l.iter().any(meets))
+    }
+
+    /// World bounds of item `id` (solids first, then triangles).
+    #[inline]
+    fn item_bounds(&self, id: u32) -> (Vec3A, Vec3A) {
+        let solids = self.solids.len();
+        if (id as usize) < solids {
+            self.solid_aabbs[id as usize]
+        } else {
+            self.tri_aabbs[id as usize - solids]
+        }
     }
 
     /// A caster for one column at a time (see `ColumnCaster`).
@@ -508,11 +514,9 @@ impl RayCaster for ColumnCaster<'_> {
             // The bucket's items in order, less those a vertical ray here misses whatever its
             // height (the ray's own bounds test would drop them).
             let (x, z) = (from.x, from.z);
-            let (solids, solid_aabbs, tri_aabbs) = (set.solids.len(), &set.solid_aabbs, &set.tri_aabbs);
             self.ids.clear();
             self.ids.extend(set.bucket_items(x, z).iter().copied().filter(|&id| {
-                let (lo, hi) =
-                    if (id as usize) < solids { solid_aabbs[id as usize] } else { tri_aabbs[id as usize - solids] };
+                let (lo, hi) = set.item_bounds(id);
                 lo.x <= x && x <= hi.x && lo.z <= z && z <= hi.z
             }));
             self.at = Some(at);

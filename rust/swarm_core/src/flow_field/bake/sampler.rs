@@ -143,10 +143,11 @@ impl Baker {
 
     /// `step` through a `ColliderSet`, which threads share, with the same result on any number
     /// of threads: pass 1 samples its columns in parallel, in fixed chunks joined in column order
-    /// (each chunk keeping the set's items under the column it is in, see `ColumnCaster`); pass 2 casts its rays in parallel against the surfaces pass 1 left, then
-    /// goes through the columns in order as `step` does (each wall it finds can change which
-    /// surfaces the next rays pair), casting again only for a pair that changed. (It casts a few
-    /// more rays than `step` for the same samples.)
+    /// (each chunk keeping the set's items under the column it is in, see `ColumnCaster`); pass
+    /// 2 casts its rays in parallel against the surfaces pass 1 left, then goes through the
+    /// columns in order as `step` does (each wall it finds can change which surfaces the next
+    /// rays pair), casting again only for a pair that changed. (It casts a few more rays than
+    /// `step` for the same samples.)
     pub fn step_shared(&mut self, rays: &ColliderSet, max_columns: usize) -> f32 {
         let cols = self.column_count();
         let budget = max_columns.max(1);
