@@ -1,13 +1,14 @@
-//! Jump point search for `path_length` where every step costs its length (no cost boxes), on grids
-//! of up to `path::MAX_JUMP_TABLE_CELLS` cells (for the table's memory): the route lengths A*
-//! finds, settling only the cells where a shortest route can turn (Harabor and
+//! Jump point search for `path_length` on grids of up to `path::MAX_JUMP_TABLE_CELLS` cells (for
+//! the table's memory): the route lengths A* finds, settling only the cells where a shortest route can turn (Harabor and
 //! Grastien's jump points, in the form for grids whose diagonals never cut corners, as this
 //! grid's never do), with the scans precomputed (`jump_table`, Rabin's JPS+): a cell's successors
 //! are looked up, plus the goal (or the cell in line with it) when it lies within reach of a
 //! scan. Plain ground (`jump_table::plain_cells`) is where the grid is a plain grid with obstacles,
-//! which the pruning rules assume; a cell that is not (on a ramp, at a ledge, on a floor over a
-//! floor) ends every scan and is expanded one step at a time as A* would, and so is every cell
-//! reached from it, so the result stays exact on any level.
+//! where every step costs its length, which the pruning rules assume; a cell that is not (on a
+//! ramp, at a ledge, on a floor over a floor, in or beside a cost box) ends every scan and is
+//! expanded one step at a time as A* would, paying each step's entry cost, and so is every cell
+//! reached from it, so the result stays exact on any level. A scan over plain ground enters no
+//! cost box, so a jump costs its length.
 
 use std::f32::consts::SQRT_2;
 
@@ -37,8 +38,7 @@ fn walkable_span(grid: &SurfaceGrid, (x, z): (i64, i64)) -> CellId {
     grid.column_spans((z * nx + x) as u32).find(|&c| grid.is_walkable(c)).unwrap_or(NONE)
 }
 
-/// Jump point search from `to` toward `from` (after `path_length`'s checks and `scratch.begin`);
-/// only for a layer without route costs.
+/// Jump point search from `to` toward `from` (after `path_length`'s checks and `scratch.begin`).
 pub(super) fn search(
     grid: &SurfaceGrid,
     mods: &ModifierLayer,
@@ -47,7 +47,7 @@ pub(super) fn search(
     max_length: f32,
     scratch: &mut PathScratch,
 ) -> Option<f32> {
-    let route_key = mods.route_blocked_key();
+    let route_key = mods.route_key();
     let table = match scratch.table.take() {
         Some(t) if t.fits(grid, route_key) => t,
         _ => JumpTable::build(grid, mods, route_key),
@@ -86,7 +86,10 @@ fn run(
             let (n, at, len) = if !plain {
                 match step(grid, mods, c, d) {
                     NONE => continue,
-                    n => (n, (cx + sx, cz + sz), if d.is_multiple_of(2) { orth } else { diag }),
+                    n => {
+                        let len = if d.is_multiple_of(2) { orth } else { diag };
+                        (n, (cx + sx, cz + sz), len + mods.entry_cost(n, c))
+                    }
                 }
             } else {
                 let j = table.get(c, d) as i64;

@@ -5,8 +5,9 @@
 //! into a wall after `k` free steps (0: no step at all). A straight scan's jump point is a cell
 //! with a forced turn (a side neighbour free there but not beside the cell before) or a cell
 //! that is not plain ground; a diagonal scan's is a cell from which either straight scan along
-//! its parts finds one, or a cell that is not plain. Route-blocked cells count as walls, so the
-//! table belongs to one state of the modifier layer (`route_key`). Distances too long for the
+//! its parts finds one, or a cell that is not plain. Route-blocked cells count as walls, and a
+//! cell carrying a route cost is not plain ground (nor is any cell linked to one), so the table
+//! belongs to one state of the modifier layer (`ModifierLayer::route_key`). Distances too long for the
 //! table's integers become jump points partway, which is always allowed (an extra stop never
 //! loses a route).
 
@@ -51,10 +52,10 @@ impl JumpTable {
         self.key == (grid.content_key(), route_key) && self.dist.len() == grid.cell_count()
     }
 
-    /// Builds the table for `grid` with `mods`' route blocks (whose key is `route_key`).
+    /// Builds the table for `grid` with `mods`' route blocks and costs (whose key is `route_key`).
     pub fn build(grid: &SurfaceGrid, mods: &ModifierLayer, route_key: u64) -> Self {
         let n = grid.cell_count();
-        let plain = plain_cells(grid);
+        let plain = plain_cells(grid, mods);
         // Straight directions first (the diagonals read them), each on its own thread.
         let straight: Vec<Vec<i16>> =
             [0usize, 2, 4, 6].into_par_iter().map(|d| scan_all(grid, mods, &plain, d, &[])).collect();
@@ -147,13 +148,18 @@ fn distance(
 }
 
 /// Per cell, whether it is plain ground: it and every cell it links to are regular, where a
-/// regular cell is a walkable one whose links look like a plain grid's: a missing orthogonal link
-/// means a neighbour column with no walkable surface, a linked one has exactly one, and links
-/// commute around each corner (the diagonal link is the cell both ways round reach). Around such
-/// cells the grid is a plain grid with obstacles, where the pruning of jump point search holds.
-pub(super) fn plain_cells(grid: &SurfaceGrid) -> Vec<bool> {
+/// regular cell is a walkable one carrying no route cost whose links look like a plain grid's: a
+/// missing orthogonal link means a neighbour column with no walkable surface, a linked one has
+/// exactly one, and links commute around each corner (the diagonal link is the cell both ways
+/// round reach). Around such cells the grid is a plain grid with obstacles where every step
+/// costs its length, and the pruning of jump point search holds.
+pub(super) fn plain_cells(grid: &SurfaceGrid, mods: &ModifierLayer) -> Vec<bool> {
     let n = grid.cell_count();
-    let regular: Vec<bool> = (0..n).into_par_iter().with_min_len(4096).map(|s| regular(grid, s as CellId)).collect();
+    let regular: Vec<bool> = (0..n)
+        .into_par_iter()
+        .with_min_len(4096)
+        .map(|s| !mods.has_cost(s as CellId) && regular(grid, s as CellId))
+        .collect();
     (0..n)
         .into_par_iter()
         .with_min_len(4096)

@@ -110,17 +110,27 @@ impl ModifierLayer {
         self.touched.iter().any(|&c| self.flags[c as usize] & HAS_COST != 0)
     }
 
-    /// A key of the set of route-blocked cells (equal sets, whatever their stamp order, give
-    /// equal keys), for what depends on nothing else of the layer.
-    pub fn route_blocked_key(&self) -> u64 {
+    /// Whether the cell carries a route cost (routes pay to enter it from outside its box).
+    #[inline]
+    pub fn has_cost(&self, cell: CellId) -> bool {
+        self.flags.get(cell as usize).is_some_and(|&f| f & HAS_COST != 0)
+    }
+
+    /// A key of the sets of route-blocked cells and of cells carrying a route cost (equal sets,
+    /// whatever their stamp order, give equal keys; the costs themselves are not in it), for
+    /// what depends on nothing else of the layer.
+    pub fn route_key(&self) -> u64 {
         let mut key = 0x9e37_79b9_7f4a_7c15 ^ self.flags.len() as u64;
         for &c in &self.touched {
-            if self.flags[c as usize] & ROUTE_BLOCKED != 0 {
-                // splitmix64 of the cell, summed (order-free).
-                let mut z = (c as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                key = key.wrapping_add(z ^ (z >> 31));
+            let f = self.flags[c as usize];
+            for (bit, salt) in [(ROUTE_BLOCKED, 0u64), (HAS_COST, 1 << 32)] {
+                if f & bit != 0 {
+                    // splitmix64 of the cell (and which set), summed (order-free).
+                    let mut z = (c as u64 | salt).wrapping_add(0x9e37_79b9_7f4a_7c15);
+                    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                    key = key.wrapping_add(z ^ (z >> 31));
+                }
             }
         }
         key

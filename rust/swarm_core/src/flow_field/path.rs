@@ -1,7 +1,7 @@
 //! Point-to-point route length (`get_path_length`, navigation-path occlusion) over the same graph
 //! and costs as the distance fields, searching from the destination back toward the start so the
-//! sums match a field built for that destination: jump point search (`jump_points`) when every
-//! step costs its length (no cost boxes), A* otherwise, both on the best-first loop of `search`.
+//! sums match a field built for that destination: jump point search (`jump_points`), or A* on
+//! grids too large for its table, both on the best-first loop of `search`.
 
 use std::f32::consts::SQRT_2;
 
@@ -11,8 +11,8 @@ use super::search::{best_first, Offer, PathScratch, ANY_DIRECTION};
 use super::surface::{CellId, SurfaceGrid, NONE};
 
 /// Above this many cells route searches are A*: the jump table takes 17 bytes a cell (17 MiB
-/// here) and its build (on the first query after the grid or its route blocks change) about
-/// 60 ms.
+/// here) and its build (on the first query after the grid, its route blocks or which cells carry
+/// route costs change) about 60 ms.
 pub const MAX_JUMP_TABLE_CELLS: usize = 1_000_000;
 
 /// Route length from cell `from` to cell `to` (what an agent at `from` walks and pays to reach
@@ -39,7 +39,7 @@ pub fn path_length(
         return None;
     }
     scratch.begin(n);
-    if mods.has_costs() || n > MAX_JUMP_TABLE_CELLS {
+    if n > MAX_JUMP_TABLE_CELLS {
         astar(grid, mods, from, to, max_length, scratch)
     } else {
         super::jump_points::search(grid, mods, from, to, max_length, scratch)
@@ -128,7 +128,7 @@ mod jump_point_tests {
     //! Jump point search against A* (the same lengths, fewer cells settled), and which cells
     //! are plain ground.
     use super::super::jump_table::plain_cells;
-    use super::super::modifiers::ROUTE_BLOCKED;
+    use super::super::modifiers::{ModifierBox, RouteMode, ROUTE_BLOCKED};
     use super::super::surface::{BakeParams, BakeSamples, SurfaceSample};
     use super::*;
     use glam::Vec3;
@@ -203,7 +203,20 @@ mod jump_point_tests {
                     }
                 }
             }
-            assert!(!m.has_costs());
+            if round % 4 < 2 {
+                // Cost boxes (doors, mud): routes pay to enter one from outside it, nothing
+                // inside; some small, some long, some overlapping, with cheap and dear costs.
+                for _ in 0..1 + rng.next() % 6 {
+                    let (x, z) = ((rng.next() % nx) as f32 * 0.5, (rng.next() % nz) as f32 * 0.5);
+                    let size = Vec3::new(0.5 * (1 + rng.next() % 8) as f32, 8.0, 0.5 * (1 + rng.next() % 3) as f32);
+                    let cost = [0.3, 1.0, 4.0, 25.0][rng.next() as usize % 4];
+                    m.stamp_box(
+                        &g,
+                        &ModifierBox::aligned(Vec3::new(x, 1.0, z), size, false, RouteMode::ExtraCost(cost)),
+                    );
+                }
+                assert!(m.has_costs());
+            }
             let n = g.cell_count() as u32;
             if n < 2 {
                 continue;
@@ -258,7 +271,7 @@ mod jump_point_tests {
     fn plain_ground_is_told_apart() {
         let mut rng = Rng(7);
         let flat = level(&mut rng, 20, 20, false);
-        let plain = plain_cells(&flat).iter().filter(|&&p| p).count();
+        let plain = plain_cells(&flat, &ModifierLayer::new(&flat)).iter().filter(|&&p| p).count();
         // A flat floor with holes is plain wherever it is walkable.
         assert_eq!(plain, flat.walkable_count());
         let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, 6, 3, |x, _, out| {
@@ -266,12 +279,28 @@ mod jump_point_tests {
             out.push(SurfaceSample::walkable(if x >= 3 { 1.0 } else { 0.0 }));
         });
         let g = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
-        let plain = plain_cells(&g);
+        let plain = plain_cells(&g, &ModifierLayer::new(&g));
         let at = |x: f32| plain[g.locate(Vec3::new(x, 0.5, 0.75)).unwrap() as usize];
         assert!(at(0.25));
         assert!(!at(0.75), "next to a cell at the ledge");
         assert!(!at(1.25), "at the ledge");
         assert!(!at(1.75), "at the ledge, above");
         assert!(at(2.75));
+        // A cost box (a door) and the cells beside it are not plain; a free box changes nothing.
+        let s = BakeSamples::from_fn(Vec3::ZERO, 0.5, 20, 20, |_, _, out| out.push(SurfaceSample::walkable(0.0)));
+        let flat = SurfaceGrid::bake(&s, BakeParams { clearance_radius: 0.0, ..Default::default() }).unwrap();
+        let mut m = ModifierLayer::new(&flat);
+        let door = |route| ModifierBox::aligned(Vec3::new(5.25, 1.0, 5.25), Vec3::new(0.5, 8.0, 0.5), false, route);
+        m.stamp_box(&flat, &door(RouteMode::Free));
+        assert_eq!(plain_cells(&flat, &m).iter().filter(|&&p| p).count(), flat.walkable_count());
+        m.stamp_box(&flat, &door(RouteMode::ExtraCost(3.0)));
+        let plain = plain_cells(&flat, &m);
+        let at = |x: f32, z: f32| plain[flat.locate(Vec3::new(x, 0.0, z)).unwrap() as usize];
+        assert!(!at(5.25, 5.25), "in the box");
+        for (x, z) in [(4.75, 5.25), (5.75, 5.75), (5.25, 4.75)] {
+            assert!(!at(x, z), "beside the box at ({x}, {z})");
+        }
+        assert!(at(4.25, 5.25), "two cells away");
+        assert_eq!(plain.iter().filter(|&&p| !p).count(), 9);
     }
 }

@@ -328,9 +328,9 @@ impl SwarmManager {
     /// Length of the walkable route from [param from] to [param to] over the surface flow field
     /// (straight-line ground distance without one); -1 when no route exists. Toward a target
     /// whose field is built it is read off that field; otherwise it is a search, tens of
-    /// microseconds across a 512 x 512 field (the first call after the field or its closed doors
-    /// change builds a table of jump distances first, about 12 ms on 512 x 512; with doors of
-    /// extra cost in the field it is an A* search, a millisecond or two).
+    /// microseconds across a 512 x 512 field, a little more with doors of extra cost in it (the
+    /// first call after the field or its doors change builds a table of jump distances first,
+    /// about 15 ms on 512 x 512).
     #[func]
     pub(crate) fn get_path_length(&mut self, from: Vector3, to: Vector3) -> f32 {
         if !from.is_finite() || !to.is_finite() {
