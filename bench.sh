@@ -4,10 +4,11 @@
 #       the default horde on open ground and on a 512 x 512 flow field at 10,000, 100,000 and
 #       1,000,000 agents, and a dense crowd of 5,000 through a doorway; about 3 minutes on 2 cores),
 #   (b) the engine benchmarks in a headless Godot (godot_project/bench/): Swarm at 5,000, 20,000
-#       and 100,000 agents, and Godot's own NavigationServer3D RVO agents (the peer) at 5,000 and
-#       20,000, each with the same moving target and a MultiMesh drawing the agents; and ambient
-#       traffic, 100 SwarmTrafficLanes of 100 vehicles against PathFollow3D + GDScript (the peer);
-#       and formation orders, move_in_formation against the seed's i % n + map_get_path (the peer),
+#       and 100,000 agents (and 1,000,000 with its defaults), and Godot's own NavigationServer3D
+#       RVO agents (the peer) at 5,000 and 20,000, each with the same moving target and a
+#       MultiMesh drawing the agents; and ambient traffic, 100 SwarmTrafficLanes of 100 vehicles
+#       against PathFollow3D + GDScript (the peer); and formation orders, move_in_formation
+#       against the seed's i % n + map_get_path (the peer),
 # and writes BENCHMARKS.md (machine, date, commit, both tables, method).
 #
 #   ./bench.sh                 full run (about 5 minutes on 2 cores plus the build)
@@ -24,8 +25,8 @@ OUT="$ROOT/bench_out"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md "$OUT"/traffic_core.md "$OUT"/formation_core.md "$OUT"/formation_peer.md
 
-FRAMES=300; FRAMES_100K=120; WARMUP=60; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
-if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; WARMUP=20; REPEAT=1; fi
+FRAMES=300; FRAMES_100K=120; FRAMES_1M=60; WARMUP=60; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
+if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; FRAMES_1M=20; WARMUP=20; REPEAT=1; fi
 
 tools/build.sh || { echo "bench: the build failed" >&2; exit 1; }
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -121,13 +122,14 @@ for try in $(seq "$REPEAT"); do
   run_engine traffic_peer traffic_peer 10000 "$FRAMES" "$try"
   run_engine swarm swarm 100000 "$FRAMES_100K" "$try"
   run_engine swarm_lod_off swarm 100000 "$FRAMES_100K" "$try" --lod=off
+  run_engine swarm swarm 1000000 "$FRAMES_1M" "$try"
 done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # BENCHMARKS.md
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -v " BENCHMARKS.md$" | grep -q . && echo " plus uncommitted changes in the working tree" || true)
-export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K WARMUP REPEAT
+export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K FRAMES_1M WARMUP REPEAT
 python3 - <<'PY'
 import json, os, platform, datetime, subprocess
 
@@ -241,27 +243,31 @@ lines.append("| agents | Swarm median | Swarm p95 | Swarm LOD off median | Swarm
 lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 def ratio(a, b):
     return "%.1fx" % (a["median_ms"] / b["median_ms"]) if a and b and b["median_ms"] > 0 else "n/a"
-for n in (5000, 20000, 100000):
+for n in (5000, 20000, 100000, 1000000):
     s, so, v = load("swarm", n), load("swarm_lod_off", n), load("nav_peer", n)
-    if n == 100000:
+    if n >= 100000:
         nav = ["not run"] * 5
     else:
         nav = [ms(v, "median_ms"), ms(v, "p95_ms"), ms(v, "gdscript_drive_ms_median"), ratio(v, s), ratio(v, so)]
-    lines.append("| " + " | ".join([f"{n:,}", ms(s, "median_ms"), ms(s, "p95_ms"), ms(so, "median_ms"), ms(so, "p95_ms")] + nav) + " |")
+    off = [ms(so, "median_ms"), ms(so, "p95_ms")] if n < 1000000 else ["not run"] * 2
+    lines.append("| " + " | ".join([f"{n:,}", ms(s, "median_ms"), ms(s, "p95_ms")] + off + nav) + " |")
 lines.append("")
-lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), the rest of its frame being the MultiMesh upload and the engine:")
+lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), the rest of its frame being the MultiMesh upload and the engine (frame median less step median):")
 lines.append("")
-lines.append("| agents | Swarm step | Swarm LOD off step | tiers at the end (full / reduced / cheap / dormant) |")
-lines.append("|---:|---:|---:|---|")
-for n in (5000, 20000, 100000):
+lines.append("| agents | Swarm step | rest of the frame | Swarm LOD off step | tiers at the end (full / reduced / cheap / dormant) |")
+lines.append("|---:|---:|---:|---:|---|")
+for n in (5000, 20000, 100000, 1000000):
     s, so = load("swarm", n), load("swarm_lod_off", n)
     tiers = "/".join(str(s.get(k, "?")) for k in ("lod_full", "lod_reduced", "lod_cheap", "dormant_count")) if s else "n/a"
-    lines.append(f"| {n:,} | {ms(s, 'step_ms_median')} | {ms(so, 'step_ms_median')} | {tiers} |")
+    rest = "%.2f" % (s["median_ms"] - s["step_ms_median"]) if s and "step_ms_median" in s else "n/a"
+    off = ms(so, 'step_ms_median') if n < 1000000 else "not run"
+    lines.append(f"| {n:,} | {ms(s, 'step_ms_median')} | {rest} | {off} | {tiers} |")
 lines.append("")
-frames, frames_100k, warmup = os.environ["FRAMES"], os.environ["FRAMES_100K"], os.environ["WARMUP"]
+frames, frames_100k, frames_1m, warmup = (os.environ[k] for k in ("FRAMES", "FRAMES_100K", "FRAMES_1M", "WARMUP"))
 lines.append(
     "Method. Each row is a separate headless Godot run of a SceneTree script from `godot_project/bench/` "
-    f"({warmup} warm-up frames, then {frames} measured physics frames, {frames_100k} at 100,000 agents; "
+    f"({warmup} warm-up frames, then {frames} measured physics frames, {frames_100k} at 100,000 agents and "
+    f"{frames_1m} at 1,000,000 (Swarm with its defaults only); "
     f"each scene run {os.environ['REPEAT']} time(s), interleaved, keeping the run with the lowest median, "
     "since on a shared machine other work can only add time). "
     "Both scenes spawn the same number of agents in a disc around one target that moves slowly on a "
