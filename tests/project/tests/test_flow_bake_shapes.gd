@@ -1,10 +1,11 @@
 # The bake read from collision shapes against the bake through physics rays: the test level
 # (boxes, a rotated ramp, a trimesh wall) plus a sphere, a capsule, a cylinder, a scaled and
 # turned box, a height map, a double-sided trimesh slope, a box on the unwalkable layer and one on
-# a layer outside both masks, and a separation ray, baked both ways; every column's surfaces
-# must agree (within a millimetre) and so must walkability. Then 2,500 posts (more than Godot
-# Physics gathers for one shape query) must all be read, and a ConvexPolygonShape3D in the bounds
-# sends the bake to physics rays, and the method says why.
+# a layer outside both masks, a separation ray and an Area3D (not a wall), baked both ways; every
+# column's surfaces must agree (within a millimetre) and so must walkability. Then 2,500 posts
+# (more than Godot Physics gathers for one shape query) must all be read, an area made through
+# the physics server (no node to tell it by) changes nothing, and a ConvexPolygonShape3D in the
+# bounds sends the bake to physics rays, and the method says why.
 extends "res://test_base.gd"
 
 const Level := preload("res://tests/flow_bake_level.gd")
@@ -67,6 +68,16 @@ func _extra_shapes(parent: Node) -> void:
 	var ray := SeparationRayShape3D.new()
 	ray.length = 2.0
 	_body(parent, ray, Transform3D(Basis(), Vector3(12, 1.0, 12)))
+	# An area over the middle of the level, on the walkable layer: areas are not walls.
+	var area := Area3D.new()
+	area.collision_layer = 1
+	var area_shape := CollisionShape3D.new()
+	var area_box := BoxShape3D.new()
+	area_box.size = Vector3(6, 2, 6)
+	area_shape.shape = area_box
+	area.add_child(area_shape)
+	area.position = Vector3(20, 1, 20)
+	parent.add_child(area)
 
 
 func _bake(host: Node3D, rays: bool) -> Array:
@@ -149,6 +160,24 @@ func run() -> bool:
 		check_eq(many_shapes[0].walkable_cell_count, many_rays[0].walkable_cell_count, "walkable cells with 2,500 posts, shapes against rays")
 		check(many_shapes[0].walkable_cell_count < a.walkable_cell_count, "the posts took cells")
 	posts.free()
+	await physics_frames(1)
+
+	# An area made through the physics server has no node to tell it from a body by: the reader
+	# asks for bodies alone (reading it as a body would print engine errors, which fail the test).
+	var area_rid := PhysicsServer3D.area_create()
+	var box_rid := PhysicsServer3D.box_shape_create()
+	PhysicsServer3D.shape_set_data(box_rid, Vector3(3, 1, 3))
+	PhysicsServer3D.area_add_shape(area_rid, box_rid)
+	PhysicsServer3D.area_set_collision_layer(area_rid, 1)
+	PhysicsServer3D.area_set_transform(area_rid, Transform3D(Basis(), Vector3(10, 1, 20)))
+	PhysicsServer3D.area_set_space(area_rid, host.get_world_3d().space)
+	await physics_frames(1)
+	var nodeless := _bake(host, false)
+	check_eq(nodeless[1], "collision shapes", "method with a server-made area")
+	if nodeless[0] != null:
+		check_eq(nodeless[0].walkable_cell_count, a.walkable_cell_count, "walkable cells with a server-made area")
+	PhysicsServer3D.free_rid(area_rid)
+	PhysicsServer3D.free_rid(box_rid)
 	await physics_frames(1)
 
 	# A convex polygon in the bounds: physics rays, and the method names it.

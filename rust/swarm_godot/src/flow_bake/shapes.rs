@@ -1,10 +1,11 @@
 //! Reading the collision shapes a bake samples out of the physics server into the core's
 //! `ColliderSet`: every body shape overlapping the bake bounds on the bake's layers (shape
-//! queries over parts of the bounds, see `gather`), with its body's and its own transform. Shapes the set does not model (convex
-//! polygons, custom shapes) are named in the error, and the bake then casts physics rays.
+//! queries over parts of the bounds, see `gather`), with its body's and its own transform.
+//! Shapes the set does not model (convex polygons, custom shapes) are named in the error, and
+//! the bake then casts physics rays.
 
 use godot::classes::physics_server_3d::{BodyState, ShapeType};
-use godot::classes::{BoxShape3D, PhysicsDirectSpaceState3D, PhysicsServer3D, PhysicsShapeQueryParameters3D};
+use godot::classes::{Area3D, BoxShape3D, PhysicsDirectSpaceState3D, PhysicsServer3D, PhysicsShapeQueryParameters3D};
 use godot::prelude::*;
 use swarm_core::flow_field::bake::{BakeSettings, ColliderSet, Solid};
 use swarm_core::glam::{Affine3A, Vec3};
@@ -40,6 +41,9 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
             continue;
         }
         let layer = server.body_get_collision_layer(rid);
+        if layer & mask == 0 {
+            continue;
+        }
         let Ok(body) = server.body_get_state(rid, BodyState::TRANSFORM).try_to::<Transform3D>() else { continue };
         let shape = server.body_get_shape(rid, idx);
         let world = to_affine(body * server.body_get_shape_transform(rid, idx));
@@ -63,9 +67,13 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
     Ok(set)
 }
 
-/// Every body shape on `mask` overlapping the box `lo..hi`, one query per part of the box: a part
-/// where a query of every object (all layers, areas too) comes near the engine's limit per query
-/// is split in four, so nothing is left out. Shapes in several parts come once per part.
+/// Every body shape overlapping the box `lo..hi` (those on `mask` among them: the caller keeps
+/// only those), one query per part of the box. A query of every object (all layers, areas
+/// too) tells whether the part comes near the engine's limit per query: then it is split in
+/// four, so nothing is left out. Otherwise that query's bodies are the answer: areas are told
+/// apart by their node; an object with no node (made through the physics server) cannot be,
+/// and then the part is asked again for bodies on `mask` alone. Shapes in several parts come
+/// once per part.
 fn gather(
     space: &mut Gd<PhysicsDirectSpaceState3D>,
     (lo, hi): (Vec3, Vec3),
@@ -83,7 +91,8 @@ fn gather(
         q.set_transform(Transform3D::new(Basis::IDENTITY, Vector3::new(centre.x, centre.y, centre.z)));
         q.set_collision_mask(u32::MAX);
         q.set_collide_with_areas(true);
-        if space.intersect_shape_ex(&q).max_results(QUERY_MAX).done().len() >= SPLIT_AT {
+        let every = space.intersect_shape_ex(&q).max_results(QUERY_MAX).done();
+        if every.len() >= SPLIT_AT {
             if size.x.max(size.z) < 0.5 {
                 return Err(format!("more than {SPLIT_AT} collision objects overlap half a metre of the bounds"));
             }
@@ -95,9 +104,27 @@ fn gather(
             }
             continue;
         }
-        q.set_collision_mask(mask);
-        q.set_collide_with_areas(false);
-        out.extend(space.intersect_shape_ex(&q).max_results(QUERY_MAX).done().iter_shared());
+        let start = out.len();
+        let mut nodeless = false;
+        for hit in every.iter_shared() {
+            match hit.get("collider").and_then(|v| v.try_to::<Gd<Object>>().ok()) {
+                Some(node) => {
+                    if node.try_cast::<Area3D>().is_err() {
+                        out.push(hit);
+                    }
+                }
+                None => {
+                    nodeless = true;
+                    break;
+                }
+            }
+        }
+        if nodeless {
+            out.truncate(start);
+            q.set_collision_mask(mask);
+            q.set_collide_with_areas(false);
+            out.extend(space.intersect_shape_ex(&q).max_results(QUERY_MAX).done().iter_shared());
+        }
     }
     Ok(out)
 }
