@@ -22,6 +22,8 @@ fn swarm_core_point(cell_center: Vec3, agent: Vec3) -> Vec3 {
 }
 
 /// Swings and contact damage after movement; hits become this step's `events`.
+// Out of line (called once a step), so profiles and `tools/instructions.sh` see the stage.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn attack(
     dt: f32,

@@ -12,6 +12,8 @@ use crate::config::WorldSettings;
 use crate::spatial_grid::SpatialGrid;
 use crate::step::chunk::CHUNK;
 
+// Out of line (called once a step), so profiles and `tools/instructions.sh` see the stage.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn block(
     dt: f32,

@@ -48,6 +48,8 @@ pub(crate) struct ClassifyOut<'a> {
 }
 
 /// The whole stage: `classify`, `count_per_target`, `select_pressing`; returns the agents per tier.
+// Out of line (called once a step), so profiles and `tools/instructions.sh` see the stage.
+#[inline(never)]
 pub(crate) fn run(input: &ClassifyIn, out: ClassifyOut) -> TierCounts {
     let ClassifyOut {
         flags,

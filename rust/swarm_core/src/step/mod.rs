@@ -68,6 +68,8 @@ pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     ws.stats.step_ms = started.elapsed().as_secs_f32() * 1000.0;
 }
 
+// Out of line (called once a step), so profiles and `tools/instructions.sh` see the stage.
+#[inline(never)]
 fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     let mut clock = Instant::now();
     let mut lap = || {

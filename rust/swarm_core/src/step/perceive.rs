@@ -32,6 +32,8 @@ pub(crate) struct PerceiveIn<'a> {
 }
 
 /// Runs perception; returns the perceiving agents per state.
+// Out of line (called once a step), so profiles and `tools/instructions.sh` see the stage.
+#[inline(never)]
 pub(crate) fn perceive(
     input: &PerceiveIn,
     a: &mut Agents,

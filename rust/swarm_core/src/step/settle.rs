@@ -18,6 +18,8 @@ use crate::surface_nav::SurfaceNav;
 
 /// Settles the moved agents; `from_grid`: the ground-plane positions are taken from the grid's
 /// records (body blocking left them there) instead of `next_pos`.
+// Out of line (called once a step), so profiles and `tools/instructions.sh` see the stage.
+#[inline(never)]
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn settle(
     dt: f32,
