@@ -1,14 +1,14 @@
 //! Jump point search for `path_length` on grids of up to `path::MAX_JUMP_TABLE_CELLS` cells (for
-//! the table's memory): the route lengths A* finds, settling only the cells where a shortest route can turn (Harabor and
-//! Grastien's jump points, in the form for grids whose diagonals never cut corners, as this
-//! grid's never do), with the scans precomputed (`jump_table`, Rabin's JPS+): a cell's successors
-//! are looked up, plus the goal (or the cell in line with it) when it lies within reach of a
-//! scan. Plain ground (`jump_table::plain_cells`) is where the grid is a plain grid with obstacles,
-//! where every step costs its length, which the pruning rules assume; a cell that is not (on a
-//! ramp, at a ledge, on a floor over a floor, in or beside a cost box) ends every scan and is
+//! the table's memory): the route lengths A* finds, settling only the cells where a shortest route
+//! can turn (Harabor and Grastien's jump points, in the form for grids whose diagonals never cut
+//! corners, as this grid's never do), with the scans precomputed (`jump_table`, Rabin's JPS+): a
+//! cell's successors are looked up, plus the goal (or the cell in line with it) when it lies within
+//! reach of a scan. Plain ground (`jump_table::plain_cells`) is where the grid is a plain grid with
+//! obstacles, where every step costs its length, which the pruning rules assume; a cell that is not
+//! (on a ramp, at a ledge, on a floor over a floor, in or beside a cost box) ends every scan and is
 //! expanded one step at a time as A* would, paying each step's entry cost, and so is every cell
-//! reached from it, so the result stays exact on any level. A scan over plain ground enters no
-//! cost box, so a jump costs its length.
+//! reached from it, so the result stays exact on any level. A scan over plain ground enters no cost
+//! box, so a jump costs its length.
 
 use std::f32::consts::SQRT_2;
 

@@ -7,9 +7,9 @@
 //! that is not plain ground; a diagonal scan's is a cell from which either straight scan along
 //! its parts finds one, or a cell that is not plain. Route-blocked cells count as walls, and a
 //! cell carrying a route cost is not plain ground (nor is any cell linked to one), so the table
-//! belongs to one state of the modifier layer (`ModifierLayer::route_key`). Distances too long for the
-//! table's integers become jump points partway, which is always allowed (an extra stop never
-//! loses a route).
+//! belongs to one state of the modifier layer (`ModifierLayer::route_key`). Distances too long
+//! for the table's integers become jump points partway, which is always allowed (an extra stop
+//! never loses a route).
 
 use rayon::prelude::*;
 

@@ -105,11 +105,6 @@ impl ModifierLayer {
         self.touched.is_empty()
     }
 
-    /// Whether any cell carries a route cost (routes then pay unequal steps).
-    pub fn has_costs(&self) -> bool {
-        self.touched.iter().any(|&c| self.flags[c as usize] & HAS_COST != 0)
-    }
-
     /// Whether the cell carries a route cost (routes pay to enter it from outside its box).
     #[inline]
     pub fn has_cost(&self, cell: CellId) -> bool {

@@ -22,8 +22,8 @@ pub struct PathScratch {
     pub(super) came: Vec<u8>,
     pub(super) generation: u32,
     pub(super) heap: BinaryHeap<Reverse<(u64, CellId)>>,
-    /// Jump distances for the grid and route blocks of the last jump point search (built on
-    /// the first query after either changes).
+    /// Jump distances for the grid, route blocks and cost cells of the last jump point search
+    /// (built on the first query after any of them changes).
     #[serde(skip)]
     pub(super) table: Option<super::jump_table::JumpTable>,
     /// Cells settled by the last query (a measure of its cost).
