@@ -142,7 +142,8 @@ impl<'a> StepCtx<'a> {
     /// awake Cheap agent (off camera, beyond the mid band) coasts: it keeps its steering and
     /// facing and only moves, and this returns its new position (`Err`) having touched nothing
     /// else. A Reduced agent between its updates holds its steering but still moves, turns and
-    /// takes part in body blocking. A dormant agent at rest coasts in place.
+    /// takes part in body blocking. A dormant agent at rest coasts in place (before any target
+    /// choice: it keeps its target until it wakes).
     #[inline]
     pub fn begin(
         &self,
@@ -165,6 +166,12 @@ impl<'a> StepCtx<'a> {
             }
             return Ok(Gate { due: true, hold: false, dt: self.dt });
         }
+        if *flags & FLAG_DORMANT != 0 && steer == Vec2::ZERO && a.vel[i].x == 0.0 && a.vel[i].z == 0.0 {
+            // A dormant agent that has come to rest stays put at no cost until it wakes; it
+            // keeps its target (and its retarget countdown) until then.
+            *flags = (*flags & !FLAG_ISOLATED) | FLAG_COASTING;
+            return Err(Vec3::new(a.pos[i].x, self.height(a.pos[i]), a.pos[i].z));
+        }
         // Pinned agents keep their target; others re-evaluate on their cooldown or as soon as
         // their target leaves the active set.
         *timer -= self.dt;
@@ -178,11 +185,6 @@ impl<'a> StepCtx<'a> {
         let dormant = *flags & FLAG_DORMANT != 0;
         let coasting = tier == CHEAP && !dormant;
         *flags &= !(FLAG_COASTING | FLAG_ISOLATED);
-        if dormant && steer == Vec2::ZERO && a.vel[i].x == 0.0 && a.vel[i].z == 0.0 {
-            // A dormant agent that has come to rest stays put at no cost until it wakes.
-            *flags |= FLAG_COASTING;
-            return Err(Vec3::new(a.pos[i].x, self.height(a.pos[i]), a.pos[i].z));
-        }
         if coasting && !due {
             *flags |= FLAG_COASTING;
             let (p3, prm) = (a.pos[i], &a.params[i]);
@@ -240,7 +242,12 @@ impl<'a> StepCtx<'a> {
                 }
             }
         }
-        if !hold {
+        if st.flags & FLAG_DORMANT != 0 {
+            // A dormant agent stops steering at once and brakes to a halt (in a fraction of a
+            // second at its braking acceleration), after which it rests at no cost; smoothing
+            // its steering to zero would keep it creeping, and paying, for seconds.
+            st.steer = Vec2::ZERO;
+        } else if !hold {
             st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
         }
         let new_v = accelerate(v, st.steer * speed, prm, self.dt);

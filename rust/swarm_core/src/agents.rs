@@ -143,6 +143,9 @@ pub const FLAG_COASTING: u8 = 16;
 /// could make (see `StepCtx::isolation_reach`; its window covers that reach): body blocking's
 /// first pass skips the agent (nobody can overlap it, so nobody is moved by it either).
 pub const FLAG_ISOLATED: u8 = 32;
+/// Both bits: a dormant agent at rest this step (`StepCtx::begin`): it did not move and body
+/// blocking left it where it stood.
+pub const FLAGS_RESTING: u8 = FLAG_DORMANT | FLAG_COASTING;
 /// Agent has reached its formation slot and holds it: body blocking lets the members still
 /// walking push it aside (it eases back).
 pub const FLAG_HOLDING: u8 = 64;

@@ -119,15 +119,18 @@ pub(crate) fn classify(
                 let dist = targets
                     .get(target[i])
                     .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
-                let on_camera = camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
                 let mut dormant = flags[k] & FLAG_DORMANT != 0;
                 // Dormancy is measured to the nearest active target (and the agent's own), so a
                 // target that is not this agent's still wakes it; with none, it is far from all.
-                let near = if s.dormancy_enabled { nearest_target(targets, p, dist) } else { 0.0 };
-                if !s.dormancy_enabled || (dormant && near < s.dormancy_distance * 0.9) {
+                let near = if s.dormancy_enabled { nearest_target(targets, p, target[i], dist) } else { 0.0 };
+                let woke = !s.dormancy_enabled || (dormant && near < s.dormancy_distance * 0.9);
+                if woke {
                     dormant = false;
                     timer[k] = 0.0;
-                } else if !dormant {
+                }
+                // Only an awake agent asks the camera: a dormant one is Cheap wherever it stands.
+                let on_camera = !dormant && camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
+                if !woke && !dormant {
                     // An agent walking to a searched spot or a heard noise stays awake.
                     let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
                     if near > s.dormancy_distance && !on_camera && !busy() {
@@ -158,12 +161,13 @@ pub(crate) fn classify(
 }
 
 /// Ground distance from `p` to the nearest active target, or `own` (the distance to the agent's
-/// own target) when that is nearer; infinite with neither.
+/// own target, handle `mine`) when that is nearer; infinite with neither.
 #[inline]
-fn nearest_target(targets: &Targets, p: Vec3, own: f32) -> f32 {
+fn nearest_target(targets: &Targets, p: Vec3, mine: u32, own: f32) -> f32 {
     targets
         .active()
         .iter()
+        .filter(|&&h| h != mine)
         .filter_map(|&h| targets.get(h))
         .map(|t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length())
         .fold(own, f32::min)

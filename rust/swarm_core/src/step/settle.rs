@@ -8,7 +8,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use crate::agents::Agents;
+use crate::agents::{Agents, FLAGS_RESTING};
 use crate::archetype::ArchetypeRuntime;
 use crate::flow_field::NONE;
 use crate::spatial_grid::{Bounds, SpatialGrid};
@@ -63,7 +63,7 @@ fn finish_motion(
 ) -> (Vec2, Vec2) {
     // Velocity is the motion that actually happened (blocking included).
     let inv_dt = 1.0 / dt;
-    let params = &a.params;
+    let (params, flags) = (&a.params, &a.flags);
     let (sorted, rank) = (grid.sorted(), grid.rank());
     // The grid was rebuilt for this agent count at the start of the step.
     assert_eq!(rank.len(), next_pos.len(), "grid out of date in finish_motion");
@@ -74,11 +74,22 @@ fn finish_motion(
         a.pos.par_chunks(CHUNK),
         params.par_chunks(CHUNK),
         rank.par_chunks(CHUNK),
+        flags.par_chunks(CHUNK),
     )
         .into_par_iter()
-        .map(|(v, np, p, prm, rk)| {
+        .map(|(v, np, p, prm, rk, fl)| {
             let mut b = Bounds::EMPTY;
-            for ((((v, np), p), prm), &k) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm).zip(rk) {
+            for (((((v, np), p), prm), &k), &f) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm).zip(rk).zip(fl) {
+                if f & FLAGS_RESTING == FLAGS_RESTING && p.y == ground {
+                    // At rest on the open ground: it stands where it stood (its next position
+                    // and its record are its position), so it has no velocity.
+                    debug_assert!(
+                        *np == *p && (!from_grid || sorted[k as usize].truncate() == Vec2::new(p.x, p.z).extend(p.y))
+                    );
+                    *v = Vec3::ZERO;
+                    b = Bounds::with(b, *p);
+                    continue;
+                }
                 if from_grid {
                     let e = sorted[k as usize];
                     (np.x, np.z) = (e.x, e.y);
