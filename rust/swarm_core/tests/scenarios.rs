@@ -283,13 +283,21 @@ fn far_off_camera_agents_go_dormant_and_wake_when_the_target_comes_near() {
     }
     assert!(!w.is_dormant(far), "not before the delay");
     for _ in 0..60 {
+        if w.is_dormant(far) {
+            break;
+        }
         w.step(DT);
     }
     assert!(w.is_dormant(far));
     assert!(!w.is_dormant(near));
     assert_eq!(w.stats().tiers.dormant, 1);
     assert_eq!(w.tier(far), Some(swarm_core::lod::CHEAP));
-    // Dormant agents stop steering: it brakes and stays put.
+    // Dormant agents stop steering at once: it brakes to a halt within half a second, and
+    // stays put.
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    assert_eq!(w.velocity(far), Some(Vec3::ZERO), "at rest half a second after it dozed off");
     for _ in 0..60 {
         w.step(DT);
     }
