@@ -85,6 +85,11 @@ impl Targets {
         self.slots.len()
     }
 
+    /// Every registered target, active or not.
+    pub fn registered(&self) -> impl Iterator<Item = &Target> + '_ {
+        self.slots.iter().flatten()
+    }
+
     pub fn active(&self) -> &[u32] {
         &self.active
     }

@@ -317,6 +317,44 @@ fn far_off_camera_agents_go_dormant_and_wake_when_the_target_comes_near() {
 }
 
 #[test]
+fn a_sleeping_horde_wakes_exactly_where_a_target_comes_near() {
+    // Thousands of agents (whole chunks of them) doze off far from the target and come to rest;
+    // then the target walks into one corner of the horde. Exactly those within 90 % of the
+    // dormancy distance wake, however the horde is stored, and the rest sleep on.
+    let mut w = World::new(WorldSettings {
+        max_agents: 4096,
+        dormancy_distance: 50.0,
+        dormancy_delay: 0.5,
+        worker_threads: 2,
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    for k in 0..4096 {
+        let (x, z) = ((k % 64) as f32 * 2.5, (k / 64) as f32 * 2.5);
+        w.spawn(arch, Vec3::new(400.0 + x, 0.0, z)).unwrap();
+    }
+    let t = w.register_target(Vec3::ZERO, 1.0);
+    for _ in 0..150 {
+        w.step(DT);
+    }
+    assert_eq!(w.stats().tiers.dormant, 4096, "all doze off");
+    let rested: Vec<Vec3> = w.ids().map(|id| w.position(id).unwrap()).collect();
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    let still = w.ids().zip(&rested).all(|(id, p)| w.position(id) == Some(*p) && w.velocity(id) == Some(Vec3::ZERO));
+    assert!(still, "dormant agents at rest stay put");
+    let corner = Vec3::new(400.0, 0.0, 0.0);
+    w.set_target_position(t, corner);
+    w.step(DT);
+    let near = |id: AgentId| flat(w.position(id).unwrap() - corner).length() < 45.0;
+    let woke: Vec<AgentId> = w.ids().filter(|&id| !w.is_dormant(id)).collect();
+    assert!(!woke.is_empty() && woke.len() < 4096);
+    assert!(woke.iter().all(|&id| near(id)), "only agents near the target wake");
+    assert_eq!(woke.len(), w.ids().filter(|&id| near(id)).count(), "every agent near the target wakes");
+}
+
+#[test]
 fn dormancy_counts_every_active_target_and_an_agent_with_no_target_can_doze() {
     let settings = WorldSettings { max_agents: 10, dormancy_distance: 50.0, dormancy_delay: 0.5, ..Default::default() };
     // No target at all: far from every target, off camera, it dozes after the delay.

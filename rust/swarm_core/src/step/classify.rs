@@ -8,7 +8,7 @@
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 
-use crate::agents::{AgentParams, FLAG_DORMANT, FLAG_PRESSING};
+use crate::agents::{AgentParams, FLAGS_RESTING, FLAG_DORMANT, FLAG_PRESSING};
 use crate::archetype::ArchetypeRuntime;
 use crate::camera::Frustum;
 use crate::config::WorldSettings;
@@ -99,6 +99,10 @@ pub(crate) fn classify(
     lod_dist.resize(n, 0.0);
     sees.resize(n, true);
     let ladder = s.lod.enabled;
+    // Whole chunks of agents at rest far from every target are passed over (`chunk_sleeps`);
+    // perceiving agents read their distance in every step, so then none may perceive.
+    let skip_sleepers = s.dormancy_enabled && !archetypes.iter().any(|a| a.config.perception.is_some());
+    let wake_within = s.dormancy_distance * 0.9;
     // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
     // cap is shared out after it (`lod::share_cap`).
     let counts = (
@@ -113,6 +117,20 @@ pub(crate) fn classify(
         .enumerate()
         .map(|(ci, (ld, flags, timer, sees, tiers, candidates))| {
             let mut counts = lod::TierCounts::default();
+            let base = ci * CHUNK;
+            if skip_sleepers && chunk_sleeps(targets, &pos[base..base + ld.len()], flags, wake_within) {
+                // Nobody wakes: each stays dormant (flags and countdown as they are) and Cheap.
+                debug_assert!((0..ld.len()).all(|k| {
+                    let (p, i) = (pos[base + k], base + k);
+                    let own = targets.get(target[i]).map_or(f32::INFINITY, |t| flat(t.position - p).length());
+                    nearest_target(targets, p, target[i], own) >= wake_within
+                }));
+                if ladder {
+                    tiers.fill(lod::CHEAP);
+                    (counts.cheap, counts.dormant) = (ld.len(), ld.len());
+                }
+                return counts;
+            }
             for k in 0..ld.len() {
                 let i = ci * CHUNK + k;
                 let p = pos[i];
@@ -158,6 +176,34 @@ pub(crate) fn classify(
     } else {
         lod::all_full(flags, tier, FLAG_DORMANT)
     }
+}
+
+/// Whether a chunk of agents (positions `pos`, `flags`) sleeps through this classification: every
+/// one of them rested through the last step (`FLAGS_RESTING`: dormant, and its step left it where
+/// it stood), and the chunk's ground-plane bounds lie farther than `wake_within` (plus a metre
+/// for rounding) from every registered target, so none of them wakes. Classifying them would
+/// change nothing but their distance and plain sight, which nobody reads of a dormant agent
+/// that does not perceive.
+fn chunk_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32) -> bool {
+    if !flags.iter().all(|&f| f & FLAGS_RESTING == FLAGS_RESTING) {
+        return false;
+    }
+    let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+    for p in pos {
+        lo = lo.min(flat(*p));
+        hi = hi.max(flat(*p));
+    }
+    let reach = wake_within + 1.0;
+    targets.registered().all(|t| {
+        let c = flat(t.position);
+        (c.clamp(lo, hi) - c).length_squared() > reach * reach
+    })
+}
+
+/// The ground-plane part of a position.
+#[inline]
+fn flat(p: Vec3) -> Vec2 {
+    Vec2::new(p.x, p.z)
 }
 
 /// Ground distance from `p` to the nearest active target, or `own` (the distance to the agent's
