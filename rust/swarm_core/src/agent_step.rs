@@ -302,7 +302,7 @@ impl<'a> StepCtx<'a> {
 
     /// Height of a moved agent before settling: the open ground, or where it stood.
     #[inline]
-    fn height(&self, p: Vec3) -> f32 {
+    pub(crate) fn height(&self, p: Vec3) -> f32 {
         if self.ground.is_nan() {
             p.y
         } else {

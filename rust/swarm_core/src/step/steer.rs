@@ -5,14 +5,14 @@
 //! facing, turn rate, steering, target, retarget timer, cached pulls and flags, and (when body
 //! blocking runs) each agent's blocking record at its grid rank in `blocking_spare`.
 
-use glam::{Vec3, Vec4};
+use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agent_step::{AgentIn, AgentState, StepCtx};
-use crate::agents::Agents;
+use crate::agents::{Agents, FLAG_COASTING, FLAG_DORMANT, FLAG_HOLDING, FLAG_ISOLATED};
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::config::WorldSettings;
-use crate::formation::Formations;
+use crate::formation::{Formations, Seat};
 use crate::scatter::Scatter;
 use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
@@ -34,6 +34,16 @@ pub(crate) struct SteerIn<'a> {
     pub target_counts: &'a [u32],
     pub sees: &'a [bool],
     pub formations: &'a Formations,
+}
+
+/// Whether every agent of a chunk is dormant and at rest (no steering, no ground-plane velocity)
+/// outside any formation order: `StepCtx::begin` would let each through its resting path.
+#[inline]
+fn chunk_rests(flags: &[u8], steer: &[Vec2], vel: &[Vec3], seat: &[Seat]) -> bool {
+    flags.iter().all(|&f| f & FLAG_DORMANT != 0)
+        && steer.iter().all(|&s| s == Vec2::ZERO)
+        && vel.iter().all(|v| v.x == 0.0 && v.z == 0.0)
+        && !seat.iter().any(Seat::is_ordered)
 }
 
 /// Runs the per-agent step for every agent.
@@ -87,6 +97,23 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
         .enumerate()
         .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group, seat))| {
             let base = ci * CHUNK;
+            let vel_c = &vel[base..base + np.len()];
+            if chunk_rests(flags, steer, vel_c, seat) {
+                // Every agent takes `begin`'s resting path (it stays where it stands); this is
+                // that path without the per-agent step's setup.
+                for (k, f) in flags.iter_mut().enumerate() {
+                    let i = base + k;
+                    *f = (*f & !(FLAG_HOLDING | FLAG_ISOLATED)) | FLAG_COASTING;
+                    np[k] = Vec3::new(pos[i].x, ctx.height(pos[i]), pos[i].z);
+                    if blocking {
+                        // SAFETY: as below (each agent writes only at its own rank).
+                        unsafe {
+                            records.write(rank[i] as usize, Vec4::new(np[k].x, np[k].z, np[k].y, params[i].radius))
+                        };
+                    }
+                }
+                return;
+            }
             let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
             for k in 0..np.len() {
                 let i = base + k;
