@@ -344,7 +344,8 @@ impl World {
         out.extend(idx.into_iter().map(|i| self.id_at(i as usize)));
     }
 
-    /// Moves an agent (teleport): velocity and steering are reset; y follows the ground.
+    /// Moves an agent (teleport): velocity and steering are reset; y follows the ground. A dormant
+    /// agent wakes where it is put (and dozes off again after the delay if no target is near).
     /// False for a stale id or a non-finite position.
     pub fn set_position(&mut self, id: AgentId, position: Vec3) -> bool {
         let Some(i) = self.state.ids.resolve(id) else { return false };
@@ -354,6 +355,8 @@ impl World {
         (self.state.agents.pos[i], self.state.agents.cell[i]) = self.place(position);
         self.state.agents.vel[i] = Vec3::ZERO;
         self.state.agents.steer[i] = Vec2::ZERO;
+        self.state.agents.flags[i] &= !FLAG_DORMANT;
+        self.state.agents.dormant_timer[i] = 0.0;
         self.positions_changed();
         true
     }

@@ -16,7 +16,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use godot::classes::{Material, Mesh, MultiMesh, MultiMeshInstance3D, ShaderMaterial, StandardMaterial3D};
 use godot::prelude::*;
 use rayon::prelude::*;
-use swarm_core::agents::{Agents, FLAG_DORMANT};
+use swarm_core::agents::{Agents, FLAGS_RESTING, FLAG_DORMANT};
+use swarm_core::glam::Vec3;
 use swarm_core::lod;
 use swarm_core::world::HIT_FLASH_SECONDS;
 use swarm_core::{Archetype, Frustum};
@@ -54,6 +55,9 @@ pub struct ArchetypeVisual {
     anim: Option<AnimDraw>,
     /// The VAT material made for it (when it has no material override of its own).
     vat_material: Option<(Gd<SwarmVertexAnimation>, Gd<ShaderMaterial>)>,
+    /// By buffer slot: the slot's instance data was written while its agent rested and still
+    /// holds (see `Visuals::update`).
+    still: Vec<bool>,
 }
 
 /// Metres of extra culling margin for vertex-animated meshes (posed limbs reach past the rest
@@ -126,6 +130,8 @@ impl Visuals {
             }
             (None, None) => {}
             (Some(mesh), Some(v)) => {
+                // (The lift may change: every slot is written again.)
+                v.still.clear();
                 if v.mesh != mesh {
                     v.multimesh.set_mesh(&mesh);
                     v.lift = lift_of(&mesh);
@@ -166,6 +172,7 @@ impl Visuals {
                     material,
                     anim,
                     vat_material,
+                    still: Vec::new(),
                 });
             }
         }
@@ -215,7 +222,10 @@ impl Visuals {
     /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
     /// Visual refresh bands: drawn agents are rewritten every frame up close, every
     /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
-    /// camera every agent is rewritten every frame.
+    /// camera every agent is rewritten every frame. A dormant agent at rest that is not flashing
+    /// and has no vertex animation keeps the instance data written since it came to rest (its
+    /// position, facing, tier and custom data cannot have changed), so a resting horde costs
+    /// the fill nothing.
     /// `layout` is the world's `layout_revision()`; `dt` the seconds since the last update (walk
     /// and idle clips advance by it).
     pub fn update(
@@ -316,11 +326,27 @@ impl Visuals {
                 continue;
             }
             v.buffer.resize(count * floats);
+            if !same_layout {
+                v.still.clear();
+            }
+            v.still.resize(idx.len(), false);
             let (lift, anim) = (v.lift, v.anim);
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
-            live.par_chunks_mut(CHUNK * floats).zip(idx.par_chunks(CHUNK)).for_each(|(out, idx)| {
-                for (o, &i) in out.chunks_exact_mut(floats).zip(idx) {
+            let chunks = (live.par_chunks_mut(CHUNK * floats), idx.par_chunks(CHUNK), v.still.par_chunks_mut(CHUNK));
+            chunks.into_par_iter().for_each(|(out, idx, still)| {
+                for ((o, &i), still) in out.chunks_exact_mut(floats).zip(idx).zip(still) {
                     let i = i as usize;
+                    // At rest this step (`begin`'s resting path left its facing, and nothing
+                    // moved it), not flashing, and drawn without animation: nothing it shows
+                    // changed since the slot was written at rest.
+                    let rests = anim.is_none()
+                        && agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING
+                        && agents.vel[i] == Vec3::ZERO
+                        && agents.flash[i] == 0.0;
+                    if rests && *still {
+                        continue;
+                    }
+                    *still = false;
                     // The walk phase advances every frame, drawn or not.
                     let clip = anim.map_or(0.0, |a| {
                         let speed = swarm_core::glam::Vec2::new(agents.vel[i].x, agents.vel[i].z).length();
@@ -334,6 +360,7 @@ impl Visuals {
                     if !due(i) {
                         continue;
                     }
+                    *still = rests;
                     let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
                     // A hit squashes the body for a moment.
                     let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];

@@ -181,7 +181,8 @@ impl SwarmManager {
         self.world_mut().set_agent_target(agent, handle)
     }
 
-    /// Moves an agent to [param position] at once (its velocity is reset; Y follows the ground).
+    /// Moves an agent to [param position] at once (its velocity is reset; Y follows the ground; a
+    /// dormant agent wakes where it is put).
     /// Returns false with an error for a stale id or a non-finite position.
     #[func]
     pub(crate) fn set_agent_position(&mut self, id: i64, position: Vector3) -> bool {
