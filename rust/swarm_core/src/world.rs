@@ -319,6 +319,13 @@ impl World {
         &self.state.agents
     }
 
+    /// Runs `op` on the world's thread pool (its parallel iterators use the pool's threads, which
+    /// the step has just kept busy): for per-agent work of the host between steps, such as
+    /// filling draw buffers, without waking a second set of threads.
+    pub fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        self.ws.pool.install(op)
+    }
+
     pub fn position(&self, id: AgentId) -> Option<Vec3> {
         self.state.ids.resolve(id).map(|i| self.state.agents.pos[i])
     }

@@ -20,7 +20,7 @@ use swarm_core::agents::{Agents, FLAGS_RESTING, FLAG_DORMANT};
 use swarm_core::glam::Vec3;
 use swarm_core::lod;
 use swarm_core::world::HIT_FLASH_SECONDS;
-use swarm_core::{Archetype, Frustum};
+use swarm_core::{Archetype, World};
 
 use crate::resources::archetype::SwarmAgentArchetype;
 use crate::resources::vertex_animation::SwarmVertexAnimation;
@@ -226,17 +226,11 @@ impl Visuals {
     /// and has no vertex animation keeps the instance data written since it came to rest (its
     /// position, facing, tier and custom data cannot have changed), so a resting horde costs
     /// the fill nothing.
-    /// `layout` is the world's `layout_revision()`; `dt` the seconds since the last update (walk
-    /// and idle clips advance by it).
-    pub fn update(
-        &mut self,
-        agents: &Agents,
-        layout: u64,
-        corpses: &[Corpse],
-        camera: Option<&Frustum>,
-        distant: f32,
-        dt: f32,
-    ) {
+    /// The world's layout revision tells whether each buffer slot holds the same agent as last
+    /// frame; `dt` is the seconds since the last update (walk and idle clips advance by it). The
+    /// buffers are filled on the world's thread pool.
+    pub fn update(&mut self, world: &World, corpses: &[Corpse], distant: f32, dt: f32) {
+        let (agents, layout, camera) = (world.agents(), world.layout_revision(), world.camera());
         self.frame = self.frame.wrapping_add(1);
         self.time = (self.time + dt) % 3600.0;
         let n_arch = self.per_archetype.len();
@@ -333,43 +327,45 @@ impl Visuals {
             let (lift, anim) = (v.lift, v.anim);
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
             let chunks = (live.par_chunks_mut(CHUNK * floats), idx.par_chunks(CHUNK), v.still.par_chunks_mut(CHUNK));
-            chunks.into_par_iter().for_each(|(out, idx, still)| {
-                for ((o, &i), still) in out.chunks_exact_mut(floats).zip(idx).zip(still) {
-                    let i = i as usize;
-                    // At rest this step (`begin`'s resting path left its facing, and nothing
-                    // moved it), not flashing, and drawn without animation: nothing it shows
-                    // changed since the slot was written at rest.
-                    let rests = anim.is_none()
-                        && agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING
-                        && agents.vel[i] == Vec3::ZERO
-                        && agents.flash[i] == 0.0;
-                    if rests && *still {
-                        continue;
-                    }
-                    *still = false;
-                    // The walk phase advances every frame, drawn or not.
-                    let clip = anim.map_or(0.0, |a| {
-                        let speed = swarm_core::glam::Vec2::new(agents.vel[i].x, agents.vel[i].z).length();
-                        let phase = walk.get(agents.slot[i] as usize).map_or(0.0, |cell| {
-                            let p = a.advance_walk(f32::from_bits(cell.load(Ordering::Relaxed)), speed, dt);
-                            cell.store(p.to_bits(), Ordering::Relaxed);
-                            p
+            world.install(|| {
+                chunks.into_par_iter().for_each(|(out, idx, still)| {
+                    for ((o, &i), still) in out.chunks_exact_mut(floats).zip(idx).zip(still) {
+                        let i = i as usize;
+                        // At rest this step (`begin`'s resting path left its facing, and nothing
+                        // moved it), not flashing, and drawn without animation: nothing it shows
+                        // changed since the slot was written at rest.
+                        let rests = anim.is_none()
+                            && agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING
+                            && agents.vel[i] == Vec3::ZERO
+                            && agents.flash[i] == 0.0;
+                        if rests && *still {
+                            continue;
+                        }
+                        *still = false;
+                        // The walk phase advances every frame, drawn or not.
+                        let clip = anim.map_or(0.0, |a| {
+                            let speed = swarm_core::glam::Vec2::new(agents.vel[i].x, agents.vel[i].z).length();
+                            let phase = walk.get(agents.slot[i] as usize).map_or(0.0, |cell| {
+                                let p = a.advance_walk(f32::from_bits(cell.load(Ordering::Relaxed)), speed, dt);
+                                cell.store(p.to_bits(), Ordering::Relaxed);
+                                p
+                            });
+                            a.live(speed, &agents.attack[i], agents.seed[i], phase, time)
                         });
-                        a.live(speed, &agents.attack[i], agents.seed[i], phase, time)
-                    });
-                    if !due(i) {
-                        continue;
+                        if !due(i) {
+                            continue;
+                        }
+                        *still = rests;
+                        let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
+                        // A hit squashes the body for a moment.
+                        let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
+                        write_transform(&mut o[..FLOATS], agents.pos[i], agents.facing[i], lift, scale);
+                        if colour {
+                            o[FLOATS..FLOATS + 4].copy_from_slice(&tier_colour(agents, i));
+                        }
+                        o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, clip]);
                     }
-                    *still = rests;
-                    let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
-                    // A hit squashes the body for a moment.
-                    let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
-                    write_transform(&mut o[..FLOATS], agents.pos[i], agents.facing[i], lift, scale);
-                    if colour {
-                        o[FLOATS..FLOATS + 4].copy_from_slice(&tier_colour(agents, i));
-                    }
-                    o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, clip]);
-                }
+                })
             });
             for (o, c) in sinking.chunks_exact_mut(floats).zip(corpses.iter().filter(|c| c.archetype as usize == a)) {
                 let t = (c.age / c.lifetime.max(1e-3)).clamp(0.0, 1.0);

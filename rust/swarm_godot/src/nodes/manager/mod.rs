@@ -214,7 +214,7 @@ impl INode3D for SwarmManager {
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
         if let Some(w) = &self.world {
-            self.visuals.update(w.agents(), w.layout_revision(), &self.corpses, w.camera(), distant, dt);
+            self.visuals.update(w, &self.corpses, distant, dt);
         }
         self.push_feedback();
         // Emit.
