@@ -101,10 +101,11 @@ impl SpatialGrid {
         self.last_z = (self.dims_z - 1) as f32;
 
         self.agent_cell.resize(n, 0);
-        let (origin, inv, dx, dz) = (self.origin, self.inv_cell, self.dims_x, self.dims_z);
+        let (origin, inv, dims, last) =
+            (self.origin, self.inv_cell, (self.dims_x, self.dims_z), (self.last_x, self.last_z));
         self.agent_cell.par_chunks_mut(PAR_CHUNK).zip(pos.par_chunks(PAR_CHUNK)).for_each(|(out, p)| {
             for (c, p) in out.iter_mut().zip(p) {
-                *c = cell_of(origin, inv, dx, dz, Vec2::new(p.x, p.z));
+                *c = cell_of(origin, inv, dims, last, Vec2::new(p.x, p.z));
             }
         });
 
@@ -185,14 +186,7 @@ impl SpatialGrid {
         if hi.x < 0.0 || hi.y < 0.0 || lo.x >= self.last_x + 1.0 || lo.y >= self.last_z + 1.0 {
             return;
         }
-        // Clamped into the grid (a NaN bound clamps too), so the conversions cannot overflow;
-        // the float clamp and a plain conversion cost a few instructions where a saturating
-        // `as u32` costs many, and this runs for every neighbour query.
-        let cell = |v: f32, last: f32, dims: u32| {
-            let v = v.max(0.0).min(last);
-            // SAFETY: `v` is finite and within 0..=last, and last < 2^32.
-            unsafe { v.to_int_unchecked::<u32>() }.min(dims - 1)
-        };
+        let cell = clamped_cell;
         let (x0, z0) = (cell(lo.x, self.last_x, self.dims_x), cell(lo.y, self.last_z, self.dims_z));
         let (x1, z1) = (cell(hi.x, self.last_x, self.dims_x), cell(hi.y, self.last_z, self.dims_z));
         debug_assert!(((z1 * self.dims_x + x1 + 1) as usize) < self.cell_start.len());
@@ -251,12 +245,21 @@ impl SpatialGrid {
 }
 
 #[inline]
-fn cell_of(origin: Vec2, inv: f32, dx: u32, dz: u32, p: Vec2) -> u32 {
+fn cell_of(origin: Vec2, inv: f32, (dx, dz): (u32, u32), (last_x, last_z): (f32, f32), p: Vec2) -> u32 {
     // Positions are never below the origin (it is their minimum), so truncation is floor.
     let c = (p - origin) * inv;
-    let x = (c.x.max(0.0) as u32).min(dx - 1);
-    let z = (c.y.max(0.0) as u32).min(dz - 1);
-    z * dx + x
+    clamped_cell(c.y, last_z, dz) * dx + clamped_cell(c.x, last_x, dx)
+}
+
+/// Column (or row) of a position `v` in cells from the origin, clamped into the grid's `dims`
+/// (`last`: `dims - 1` as a float). A NaN clamps too, so the conversion cannot overflow: the float
+/// clamp and a plain conversion cost a few instructions where a saturating `as u32` costs many,
+/// and this runs for every agent of a rebuild and every neighbour query.
+#[inline]
+fn clamped_cell(v: f32, last: f32, dims: u32) -> u32 {
+    let v = v.max(0.0).min(last);
+    // SAFETY: `v` is finite and within 0..=last, and last < 2^32.
+    unsafe { v.to_int_unchecked::<u32>() }.min(dims - 1)
 }
 
 /// Ground-plane bounds of all positions (min and max are order-independent, so parallel is exact).
