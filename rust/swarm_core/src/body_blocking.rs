@@ -30,10 +30,12 @@ const RELAXATION: f32 = 0.8;
 /// moved; their neighbours still move out of them by their own share. Agents with
 /// `FLAG_ISOLATED` are skipped too: Personal Space proved nobody can overlap them this step.
 ///
-/// `moved[k]` records whether the agent at rank `k` overlapped anything. From the second pass
-/// on, only Full-tier agents (`tiers`) that overlapped something in the previous pass run again;
-/// the rest are copied unchanged, so a sparse horde pays for extra passes only where bodies
-/// touch and a dense one only near the camera and the target (Importance LOD). A new overlap that a neighbour's
+/// The first pass records whether each agent overlapped anything. From the second pass on, only
+/// Full-tier agents (`tiers`) that overlapped something in the previous pass run again, listed by
+/// rank: their corrections are all found from the records as they stand, then applied in place
+/// (what a pass over everyone copying the rest would give), so a sparse horde pays for extra
+/// passes only where bodies touch and a dense one only near the camera and the target
+/// (Importance LOD). A new overlap that a neighbour's
 /// correction creates is resolved by that neighbour in this pass and by both on the next step.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve(
@@ -43,7 +45,7 @@ pub fn resolve(
     tiers: &[u8],
     grid: &mut SpatialGrid,
     spare: &mut Vec<Vec4>,
-    moved: &mut Vec<bool>,
+    scratch: &mut BlockingScratch,
     iterations: u32,
     max_radius: f32,
     slack: f32,
@@ -53,14 +55,23 @@ pub fn resolve(
     let n = pos.len();
     debug_assert_eq!(spare.len(), n);
     grid.swap_sorted(spare);
+    let BlockingScratch { moved, again, corr } = scratch;
     moved.resize(n, false);
-    for pass in 0..iterations {
-        let again = resolve_pass(grid, spare, moved, pass > 0, params, flags, tiers, max_radius + slack, chunk);
+    let reach = max_radius + slack;
+    if iterations > 0 && first_pass(grid, spare, moved, params, flags, tiers, reach, chunk) > 0 {
         grid.swap_sorted(spare);
-        if again == 0 {
-            // Nobody the next pass would run for: it would only copy.
-            break;
+        let entries = grid.order();
+        again.clear();
+        again.extend((0..n as u32).filter(|&k| moved[k as usize] && tiers[entries[k as usize] as usize] == FULL));
+        for _ in 1..iterations {
+            if again.is_empty() {
+                // Nobody a further pass would run for.
+                break;
+            }
+            later_pass(grid, again, corr, params, flags, reach);
         }
+    } else if iterations > 0 {
+        grid.swap_sorted(spare);
     }
     if !write_back {
         return;
@@ -74,14 +85,60 @@ pub fn resolve(
     });
 }
 
-/// One pass: reads the grid's records, writes `dst` (same order). Returns how many agents a
-/// further pass would run for (Full-tier agents that overlapped something).
+/// Body blocking's buffers, kept between steps: whether the agent at each rank overlapped
+/// anything in the first pass, and the ranks later passes run for with their corrections.
+#[derive(Clone, Debug, Default)]
+pub struct BlockingScratch {
+    moved: Vec<bool>,
+    again: Vec<u32>,
+    corr: Vec<(Vec2, bool)>,
+}
+
+impl BlockingScratch {
+    pub fn heap_bytes(&self) -> usize {
+        self.moved.capacity() + self.again.capacity() * 4 + self.corr.capacity() * 12
+    }
+}
+
+/// Agents whose corrections a later pass finds per parallel work item.
+const LATER_CHUNK: usize = 256;
+
+/// A pass after the first, for the agents at ranks `again` (Full-tier agents that overlapped
+/// something in the pass before): every correction is found from the grid's records as they
+/// stand, then applied in place; `again` keeps the agents that overlapped something.
+fn later_pass(
+    grid: &mut SpatialGrid,
+    again: &mut Vec<u32>,
+    corr: &mut Vec<(Vec2, bool)>,
+    params: &[AgentParams],
+    flags: &[u8],
+    reach: f32,
+) {
+    corr.resize(again.len(), (Vec2::ZERO, false));
+    let g = &*grid;
+    let (src, entries) = (g.sorted(), g.order());
+    corr.par_chunks_mut(LATER_CHUNK).zip(again.par_chunks(LATER_CHUNK)).for_each(|(out, ks)| {
+        for (o, &k) in out.iter_mut().zip(ks) {
+            *o = resolve_one(k as usize, src[k as usize], src, entries, params, flags, g, reach);
+        }
+    });
+    let records = grid.sorted_mut();
+    for (&k, &(c, _)) in again.iter().zip(corr.iter()) {
+        let e = &mut records[k as usize];
+        (e.x, e.y) = (e.x + c.x, e.y + c.y);
+    }
+    let mut hits = corr.iter().map(|&(_, hit)| hit);
+    again.retain(|_| hits.next().unwrap_or(false));
+}
+
+/// The first pass: reads the grid's records, writes `dst` (same order) and whether each agent
+/// overlapped anything. Returns how many agents a further pass would run for (Full-tier agents
+/// that overlapped something).
 #[allow(clippy::too_many_arguments)]
-fn resolve_pass(
+fn first_pass(
     grid: &SpatialGrid,
     dst: &mut [Vec4],
     moved: &mut [bool],
-    only_moved: bool,
     params: &[AgentParams],
     flags: &[u8],
     tiers: &[u8],
@@ -98,12 +155,7 @@ fn resolve_pass(
             for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
                 let k = base + k;
                 let me = src[k];
-                let skip = if only_moved {
-                    !*m || tiers[entries[k] as usize] != FULL
-                } else {
-                    flags[entries[k] as usize] & (FLAG_COASTING | FLAG_ISOLATED) != 0
-                };
-                if skip {
+                if flags[entries[k] as usize] & (FLAG_COASTING | FLAG_ISOLATED) != 0 {
                     *o = me;
                     *m = false;
                     continue;

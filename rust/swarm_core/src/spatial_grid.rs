@@ -148,6 +148,11 @@ impl SpatialGrid {
         &self.sorted
     }
 
+    /// The cell-ordered records, to be moved in place (a solver's later passes).
+    pub fn sorted_mut(&mut self) -> &mut [Vec4] {
+        &mut self.sorted
+    }
+
     /// Each agent's index into `entries` / `sorted`.
     pub fn rank(&self) -> &[u32] {
         &self.agent_cell

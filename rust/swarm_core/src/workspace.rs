@@ -13,6 +13,7 @@ use glam::{DVec3, Vec2, Vec3, Vec4};
 
 use crate::agents::AgentParams;
 use crate::archetype::ArchetypeMaxima;
+use crate::body_blocking::BlockingScratch;
 use crate::combat::AttackEvent;
 use crate::flow_field::IntegrationJob;
 use crate::lod::TierScratch;
@@ -43,8 +44,8 @@ pub struct Workspace {
     pub(crate) lod_scratch: TierScratch,
     /// Per agent: whether it sees its target this step.
     pub(crate) sees: Vec<bool>,
-    /// Body blocking: whether each agent overlapped anything in the last pass.
-    pub(crate) moved: Vec<bool>,
+    /// Body blocking's buffers (who overlapped, who runs again).
+    pub(crate) blocking: BlockingScratch,
     /// Agents chasing each target slot (Surround Shape).
     pub(crate) target_counts: Vec<u32>,
     pub(crate) press_candidates: Vec<pressure::Candidate>,
@@ -86,7 +87,7 @@ impl Workspace {
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: TierScratch::default(),
             sees: Vec::with_capacity(cap),
-            moved: Vec::with_capacity(cap),
+            blocking: BlockingScratch::default(),
             target_counts: Vec::new(),
             press_candidates: Vec::new(),
             pressing: Vec::new(),

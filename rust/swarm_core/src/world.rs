@@ -615,7 +615,7 @@ impl World {
             + b(&a.cell)
             + b(&a.aware)
             + b(&self.ws.sees)
-            + b(&self.ws.moved)
+            + self.ws.blocking.heap_bytes()
             + b(&self.ws.lod_dist)
             + self.state.ids.heap_bytes()
             + self.ws.grid.heap_bytes()

@@ -7,7 +7,7 @@ use glam::{Vec3, Vec4};
 
 use crate::agents::AgentParams;
 use crate::archetype::ArchetypeMaxima;
-use crate::body_blocking;
+use crate::body_blocking::{self, BlockingScratch};
 use crate::config::WorldSettings;
 use crate::spatial_grid::SpatialGrid;
 use crate::step::chunk::CHUNK;
@@ -26,7 +26,7 @@ pub(crate) fn block(
     next_pos: &mut [Vec3],
     grid: &mut SpatialGrid,
     spare: &mut Vec<Vec4>,
-    moved: &mut Vec<bool>,
+    scratch: &mut BlockingScratch,
 ) {
     // The grid's records hold the current positions but its cells are those of the last
     // rebuild: a neighbour may sit up to max_speed * dt from the cell it is filed in (the
@@ -40,7 +40,7 @@ pub(crate) fn block(
         tier,
         grid,
         spare,
-        moved,
+        scratch,
         settings.body_blocking_iterations,
         maxima.max_radius,
         slack,

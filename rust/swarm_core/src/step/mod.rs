@@ -141,7 +141,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             &mut ws.next_pos,
             &mut ws.grid,
             &mut ws.blocking_spare,
-            &mut ws.moved,
+            &mut ws.blocking,
         );
     }
     ws.stats.phases.body_blocking = lap();
