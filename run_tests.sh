@@ -29,6 +29,9 @@ fi
 echo "== [1/6] cargo test --release -p swarm_core, and the binding layer's own unit tests"
 cargo test --release -p swarm_core
 cargo test --release -p swarm_godot --lib
+# The dormancy scenarios once more in a debug build: the step's debug assertions check that
+# chunks of resting agents passed over by classification would have stayed as they are.
+cargo test -p swarm_core --test scenarios -- dorman sleeping
 
 echo "== [2/6] tools/build.sh (GDExtension, release)"
 tools/build.sh

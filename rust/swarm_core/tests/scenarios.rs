@@ -320,7 +320,16 @@ fn far_off_camera_agents_go_dormant_and_wake_when_the_target_comes_near() {
 fn a_sleeping_horde_wakes_exactly_where_a_target_comes_near() {
     // Thousands of agents (whole chunks of them) doze off far from the target and come to rest;
     // then the target walks into one corner of the horde. Exactly those within 90 % of the
-    // dormancy distance wake, however the horde is stored, and the rest sleep on.
+    // dormancy distance wake, however the horde is stored, and the rest sleep on. Also with
+    // Out-of-Sight Fallback (whose plain sight of resting agents their neighbours read).
+    sleeping_horde(Archetype::default());
+    let mut seeking = Archetype::default();
+    seeking.behavior.use_out_of_sight = true;
+    seeking.behavior.sight_distance = 30.0;
+    sleeping_horde(seeking);
+}
+
+fn sleeping_horde(archetype: Archetype) {
     let mut w = World::new(WorldSettings {
         max_agents: 4096,
         dormancy_distance: 50.0,
@@ -328,7 +337,7 @@ fn a_sleeping_horde_wakes_exactly_where_a_target_comes_near() {
         worker_threads: 2,
         ..Default::default()
     });
-    let arch = w.add_archetype(Archetype::default());
+    let arch = w.add_archetype(archetype);
     for k in 0..4096 {
         let (x, z) = ((k % 64) as f32 * 2.5, (k / 64) as f32 * 2.5);
         w.spawn(arch, Vec3::new(400.0 + x, 0.0, z)).unwrap();

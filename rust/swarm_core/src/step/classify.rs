@@ -99,10 +99,17 @@ pub(crate) fn classify(
     lod_dist.resize(n, 0.0);
     sees.resize(n, true);
     let ladder = s.lod.enabled;
-    // Whole chunks of agents at rest far from every target are passed over (`chunk_sleeps`);
-    // perceiving agents read their distance in every step, so then none may perceive.
-    let skip_sleepers = s.dormancy_enabled && !archetypes.iter().any(|a| a.config.perception.is_some());
+    // Whole chunks of agents at rest far from every target are passed over (`chunk_sleeps`).
+    // Perceiving agents read their distance every step, so then none may perceive; and beyond
+    // waking distance an agent sees no target (Out-of-Sight Fallback's neighbours read that),
+    // so no such sight may reach that far.
     let wake_within = s.dormancy_distance * 0.9;
+    let skip_sleepers = s.dormancy_enabled
+        && !archetypes.iter().any(|a| {
+            let b = &a.config.behavior;
+            a.config.perception.is_some() || (b.use_out_of_sight && b.sight_distance > wake_within)
+        });
+    let out_of_sight = archetypes.iter().any(|a| a.config.behavior.use_out_of_sight);
     // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
     // cap is shared out after it (`lod::share_cap`).
     let counts = (
@@ -119,12 +126,22 @@ pub(crate) fn classify(
             let mut counts = lod::TierCounts::default();
             let base = ci * CHUNK;
             if skip_sleepers && chunk_sleeps(targets, &pos[base..base + ld.len()], flags, wake_within) {
-                // Nobody wakes: each stays dormant (flags and countdown as they are) and Cheap.
+                // Nobody wakes: each stays dormant (flags and countdown as they are) and Cheap, and
+                // sees its target only by a plain sight that needs none.
                 debug_assert!((0..ld.len()).all(|k| {
                     let (p, i) = (pos[base + k], base + k);
                     let own = targets.get(target[i]).map_or(f32::INFINITY, |t| flat(t.position - p).length());
+                    let b = &archetypes[arch[i] as usize].config.behavior;
                     nearest_target(targets, p, target[i], own) >= wake_within
+                        && (!b.use_out_of_sight || own > b.sight_distance)
                 }));
+                if out_of_sight {
+                    for (k, se) in sees.iter_mut().enumerate() {
+                        *se = !archetypes[arch[base + k] as usize].config.behavior.use_out_of_sight;
+                    }
+                } else {
+                    sees.fill(true);
+                }
                 if ladder {
                     tiers.fill(lod::CHEAP);
                     (counts.cheap, counts.dormant) = (ld.len(), ld.len());
@@ -182,8 +199,8 @@ pub(crate) fn classify(
 /// one of them rested through the last step (`FLAGS_RESTING`: dormant, and its step left it where
 /// it stood), and the chunk's ground-plane bounds lie farther than `wake_within` (plus a metre
 /// for rounding) from every registered target, so none of them wakes. Classifying them would
-/// change nothing but their distance and plain sight, which nobody reads of a dormant agent
-/// that does not perceive.
+/// change nothing but their distance (which nobody reads of a dormant agent that does not
+/// perceive) and their plain sight (none, where the caller allows the pass).
 fn chunk_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32) -> bool {
     if !flags.iter().all(|&f| f & FLAGS_RESTING == FLAGS_RESTING) {
         return false;
