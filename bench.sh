@@ -25,8 +25,8 @@ OUT="$ROOT/bench_out"
 mkdir -p "$OUT"
 rm -f "$OUT"/*.json "$OUT"/*.log "$OUT"/core.md "$OUT"/flow.md "$OUT"/traffic_core.md "$OUT"/formation_core.md "$OUT"/formation_peer.md
 
-FRAMES=300; FRAMES_100K=120; FRAMES_1M=60; WARMUP=60; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
-if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; FRAMES_1M=20; WARMUP=20; REPEAT=1; fi
+FRAMES=300; FRAMES_100K=120; FRAMES_1M=60; WARMUP=60; WARMUP_RESTED=300; RUN_TIMEOUT=600; REPEAT=${BENCH_REPEAT:-2}
+if [[ -n "${BENCH_QUICK:-}" ]]; then FRAMES=60; FRAMES_100K=30; FRAMES_1M=20; WARMUP=20; WARMUP_RESTED=240; REPEAT=1; fi
 
 tools/build.sh || { echo "bench: the build failed" >&2; exit 1; }
 load_start=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -89,7 +89,7 @@ run_engine() { # name scene agents frames try [extra args] -> bench_out/<name>_<
   local best="$OUT/${name}_$n.json" json="$OUT/${name}_$n.try$try.json" log="$OUT/${name}_$n.try$try.log"
   echo "== $name, $n agents, $frames frames (run $try of $REPEAT)"
   timeout -k 10 "$RUN_TIMEOUT" "$GODOT" --headless --fixed-fps 60 --path godot_project \
-      -s "res://bench/${scene}_bench.gd" -- --agents="$n" --frames="$frames" --warmup="$WARMUP" \
+      -s "res://bench/${scene}_bench.gd" -- --agents="$n" --frames="$frames" --warmup="${RUN_WARMUP:-$WARMUP}" \
       --out="$json" "$@" >"$log" 2>&1
   local rc=$?
   sed -i -e 's/\x1b\[[0-9;]*[A-Za-z]//g' "$log"
@@ -121,6 +121,8 @@ for try in $(seq "$REPEAT"); do
   run_engine traffic traffic 10000 "$FRAMES" "$try"
   run_engine traffic_peer traffic_peer 10000 "$FRAMES" "$try"
   run_engine swarm swarm 100000 "$FRAMES_100K" "$try"
+  # The same horde after dormancy has set in (3 s by default) and the far agents came to rest.
+  RUN_WARMUP=$WARMUP_RESTED run_engine swarm_rested swarm 100000 "$FRAMES_100K" "$try"
   run_engine swarm_lod_off swarm 100000 "$FRAMES_100K" "$try" --lod=off
   run_engine swarm swarm 1000000 "$FRAMES_1M" "$try"
 done
@@ -129,7 +131,7 @@ load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 # BENCHMARKS.md
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -v " BENCHMARKS.md$" | grep -q . && echo " plus uncommitted changes in the working tree" || true)
-export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K FRAMES_1M WARMUP REPEAT
+export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K FRAMES_1M WARMUP WARMUP_RESTED REPEAT
 python3 - <<'PY'
 import json, os, platform, datetime, subprocess
 
@@ -243,31 +245,38 @@ lines.append("| agents | Swarm median | Swarm p95 | Swarm LOD off median | Swarm
 lines.append("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 def ratio(a, b):
     return "%.1fx" % (a["median_ms"] / b["median_ms"]) if a and b and b["median_ms"] > 0 else "n/a"
-for n in (5000, 20000, 100000, 1000000):
-    s, so, v = load("swarm", n), load("swarm_lod_off", n), load("nav_peer", n)
+# (label, Swarm run, agents, with a LOD-off run); "rested": measured after dormancy set in.
+ROWS = [(f"{n:,}", "swarm", n, n < 1000000) for n in (5000, 20000, 100000)]
+ROWS.append(("100,000 rested", "swarm_rested", 100000, False))
+ROWS.append(("1,000,000", "swarm", 1000000, False))
+for label, name, n, with_off in ROWS:
+    s, so, v = load(name, n), load("swarm_lod_off", n), load("nav_peer", n)
     if n >= 100000:
         nav = ["not run"] * 5
     else:
         nav = [ms(v, "median_ms"), ms(v, "p95_ms"), ms(v, "gdscript_drive_ms_median"), ratio(v, s), ratio(v, so)]
-    off = [ms(so, "median_ms"), ms(so, "p95_ms")] if n < 1000000 else ["not run"] * 2
-    lines.append("| " + " | ".join([f"{n:,}", ms(s, "median_ms"), ms(s, "p95_ms")] + off + nav) + " |")
+    off = [ms(so, "median_ms"), ms(so, "p95_ms")] if with_off else ["not run"] * 2
+    lines.append("| " + " | ".join([label, ms(s, "median_ms"), ms(s, "p95_ms")] + off + nav) + " |")
 lines.append("")
 lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), the rest of its frame being the MultiMesh upload and the engine (frame median less step median):")
 lines.append("")
 lines.append("| agents | Swarm step | rest of the frame | Swarm LOD off step | tiers at the end (full / reduced / cheap / dormant) |")
 lines.append("|---:|---:|---:|---:|---|")
-for n in (5000, 20000, 100000, 1000000):
-    s, so = load("swarm", n), load("swarm_lod_off", n)
+for label, name, n, with_off in ROWS:
+    s, so = load(name, n), load("swarm_lod_off", n)
     tiers = "/".join(str(s.get(k, "?")) for k in ("lod_full", "lod_reduced", "lod_cheap", "dormant_count")) if s else "n/a"
     rest = "%.2f" % (s["median_ms"] - s["step_ms_median"]) if s and "step_ms_median" in s else "n/a"
-    off = ms(so, 'step_ms_median') if n < 1000000 else "not run"
-    lines.append(f"| {n:,} | {ms(s, 'step_ms_median')} | {rest} | {off} | {tiers} |")
+    off = ms(so, 'step_ms_median') if with_off else "not run"
+    lines.append(f"| {label} | {ms(s, 'step_ms_median')} | {rest} | {off} | {tiers} |")
 lines.append("")
-frames, frames_100k, frames_1m, warmup = (os.environ[k] for k in ("FRAMES", "FRAMES_100K", "FRAMES_1M", "WARMUP"))
+frames, frames_100k, frames_1m, warmup, warmup_rested = (
+    os.environ[k] for k in ("FRAMES", "FRAMES_100K", "FRAMES_1M", "WARMUP", "WARMUP_RESTED"))
 lines.append(
     "Method. Each row is a separate headless Godot run of a SceneTree script from `godot_project/bench/` "
     f"({warmup} warm-up frames, then {frames} measured physics frames, {frames_100k} at 100,000 agents and "
-    f"{frames_1m} at 1,000,000 (Swarm with its defaults only); "
+    f"{frames_1m} at 1,000,000 (Swarm with its defaults only); the \"100,000 rested\" row is the same scene "
+    f"measured after {warmup_rested} warm-up frames, when dormancy (after 3 s by default) has set in and the "
+    "agents far from the target have come to rest; "
     f"each scene run {os.environ['REPEAT']} time(s), interleaved, keeping the run with the lowest median, "
     "since on a shared machine other work can only add time). "
     "Both scenes spawn the same number of agents in a disc around one target that moves slowly on a "
@@ -276,7 +285,8 @@ lines.append(
     "personal space, idle motion, body blocking; Importance LOD and dormancy on, and as there is no camera "
     "headless, agents far from the target drop to cheaper tiers or go dormant), and again with `--lod=off` "
     "(LOD and dormancy off: every agent runs every behaviour every step, as every RVO agent does; the "
-    "like-for-like column). With no camera Swarm rewrites every agent's transform every frame either way. "
+    "like-for-like column). With no camera Swarm rewrites every agent's transform every frame either way, except "
+    "a dormant agent at rest, whose instance data stays as written when it came to rest. "
     "`nav_peer_bench.gd` is Godot's own crowd answer driven "
     "from GDScript as a user would: NavigationServer3D agents with RVO avoidance on an active map "
     "(radius 0.4, max speed 4 m/s, 10 neighbours within 4 m, 1 s horizon), each frame `agent_set_position` "
