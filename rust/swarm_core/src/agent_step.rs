@@ -33,6 +33,13 @@ use crate::steering::{
 use crate::surface_nav::SurfaceNav;
 use crate::targets::{choose_target, Targets};
 
+/// Whether an agent outside any formation order takes `begin`'s resting path: dormant, with no
+/// steering and no ground-plane velocity left (a dormant agent stops steering and brakes).
+#[inline]
+pub(crate) fn at_rest(flags: u8, steer: Vec2, vel: Vec3) -> bool {
+    flags & FLAG_DORMANT != 0 && steer == Vec2::ZERO && vel.x == 0.0 && vel.z == 0.0
+}
+
 /// Read-only inputs of the per-agent step.
 pub(crate) struct StepCtx<'a> {
     pub dt: f32,
@@ -166,11 +173,9 @@ impl<'a> StepCtx<'a> {
             }
             return Ok(Gate { due: true, hold: false, dt: self.dt });
         }
-        if *flags & FLAG_DORMANT != 0 && steer == Vec2::ZERO && a.vel[i].x == 0.0 && a.vel[i].z == 0.0 {
-            // A dormant agent that has come to rest stays put at no cost until it wakes; it
-            // keeps its target (and its retarget countdown) until then.
-            *flags = (*flags & !FLAG_ISOLATED) | FLAG_COASTING;
-            return Err(Vec3::new(a.pos[i].x, self.height(a.pos[i]), a.pos[i].z));
+        if at_rest(*flags, steer, a.vel[i]) {
+            // It keeps its target (and its retarget countdown) until it wakes.
+            return Err(self.rest(flags, a.pos[i]));
         }
         // Pinned agents keep their target; others re-evaluate on their cooldown or as soon as
         // their target leaves the active set.
@@ -194,6 +199,14 @@ impl<'a> StepCtx<'a> {
         }
         let throttled = (coasting || tier == REDUCED) && !dormant;
         Ok(Gate { due, hold: throttled && !due, dt: if throttled { self.dt * interval as f32 } else { self.dt } })
+    }
+
+    /// The resting path of `begin` for an agent `at_rest` (its `HOLDING` flag already cleared):
+    /// it stays put at no cost until it wakes. Marks it coasting and returns its position.
+    #[inline]
+    pub(crate) fn rest(&self, flags: &mut u8, p: Vec3) -> Vec3 {
+        *flags = (*flags & !FLAG_ISOLATED) | FLAG_COASTING;
+        Vec3::new(p.x, self.height(p), p.z)
     }
 
     /// The full step of an agent that `begin` let through.
@@ -302,7 +315,7 @@ impl<'a> StepCtx<'a> {
 
     /// Height of a moved agent before settling: the open ground, or where it stood.
     #[inline]
-    pub(crate) fn height(&self, p: Vec3) -> f32 {
+    fn height(&self, p: Vec3) -> f32 {
         if self.ground.is_nan() {
             p.y
         } else {

@@ -58,11 +58,14 @@ pub fn resolve(
     let BlockingScratch { moved, again, corr } = scratch;
     moved.resize(n, false);
     let reach = max_radius + slack;
-    if iterations > 0 && first_pass(grid, spare, moved, params, flags, tiers, reach, chunk) > 0 {
+    if iterations > 0 {
+        let hits = first_pass(grid, spare, moved, params, flags, tiers, reach, chunk);
         grid.swap_sorted(spare);
-        let entries = grid.order();
         again.clear();
-        again.extend((0..n as u32).filter(|&k| moved[k as usize] && tiers[entries[k as usize] as usize] == FULL));
+        if hits > 0 {
+            let entries = grid.order();
+            again.extend((0..n as u32).filter(|&k| moved[k as usize] && tiers[entries[k as usize] as usize] == FULL));
+        }
         for _ in 1..iterations {
             if again.is_empty() {
                 // Nobody a further pass would run for.
@@ -70,8 +73,6 @@ pub fn resolve(
             }
             later_pass(grid, again, corr, params, flags, reach);
         }
-    } else if iterations > 0 {
-        grid.swap_sorted(spare);
     }
     if !write_back {
         return;

@@ -201,8 +201,9 @@ fn sanitize_priority(p: f32) -> f32 {
     }
 }
 
+/// The ground-plane part of a position.
 #[inline]
-fn flat(v: Vec3) -> Vec2 {
+pub(crate) fn flat(v: Vec3) -> Vec2 {
     Vec2::new(v.x, v.z)
 }
 

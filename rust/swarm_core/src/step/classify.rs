@@ -16,7 +16,7 @@ use crate::lod::{self, TierCounts, TierScratch};
 use crate::perception::awareness::Awareness;
 use crate::steering::pressure;
 use crate::step::chunk::CHUNK;
-use crate::targets::{Targets, NO_TARGET};
+use crate::targets::{flat, Targets, NO_TARGET};
 
 /// What the classification reads.
 pub(crate) struct ClassifyIn<'a> {
@@ -215,12 +215,6 @@ fn chunk_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32)
         let c = flat(t.position);
         (c.clamp(lo, hi) - c).length_squared() > reach * reach
     })
-}
-
-/// The ground-plane part of a position.
-#[inline]
-fn flat(p: Vec3) -> Vec2 {
-    Vec2::new(p.x, p.z)
 }
 
 /// Ground distance from `p` to the nearest active target, or `own` (the distance to the agent's

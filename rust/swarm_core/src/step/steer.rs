@@ -8,8 +8,8 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
-use crate::agent_step::{AgentIn, AgentState, StepCtx};
-use crate::agents::{Agents, FLAG_COASTING, FLAG_DORMANT, FLAG_HOLDING, FLAG_ISOLATED};
+use crate::agent_step::{at_rest, AgentIn, AgentState, StepCtx};
+use crate::agents::{Agents, FLAG_HOLDING};
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::config::WorldSettings;
 use crate::formation::{Formations, Seat};
@@ -36,14 +36,12 @@ pub(crate) struct SteerIn<'a> {
     pub formations: &'a Formations,
 }
 
-/// Whether every agent of a chunk is dormant and at rest (no steering, no ground-plane velocity)
-/// outside any formation order: `StepCtx::begin` would let each through its resting path.
+/// Whether every agent of a chunk is `at_rest` outside any formation order: `StepCtx::begin`
+/// would let each through its resting path.
 #[inline]
 fn chunk_rests(flags: &[u8], steer: &[Vec2], vel: &[Vec3], seat: &[Seat]) -> bool {
-    flags.iter().all(|&f| f & FLAG_DORMANT != 0)
-        && steer.iter().all(|&s| s == Vec2::ZERO)
-        && vel.iter().all(|v| v.x == 0.0 && v.z == 0.0)
-        && !seat.iter().any(Seat::is_ordered)
+    // (Resting first: an awake chunk fails on its first agent.)
+    flags.iter().zip(steer).zip(vel).all(|((&f, &s), &v)| at_rest(f, s, v)) && !seat.iter().any(Seat::is_ordered)
 }
 
 /// Runs the per-agent step for every agent.
@@ -97,20 +95,19 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
         .enumerate()
         .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group, seat))| {
             let base = ci * CHUNK;
-            let vel_c = &vel[base..base + np.len()];
-            if chunk_rests(flags, steer, vel_c, seat) {
-                // Every agent takes `begin`'s resting path (it stays where it stands); this is
-                // that path without the per-agent step's setup.
+            let record = |i: usize, p: Vec3| {
+                if blocking {
+                    // SAFETY: `rank` is a permutation of the agent indices, and each agent
+                    // writes only at its own rank.
+                    unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
+                }
+            };
+            if chunk_rests(flags, steer, &vel[base..base + np.len()], seat) {
+                // Every agent takes `begin`'s resting path, without the per-agent step's setup.
                 for (k, f) in flags.iter_mut().enumerate() {
-                    let i = base + k;
-                    *f = (*f & !(FLAG_HOLDING | FLAG_ISOLATED)) | FLAG_COASTING;
-                    np[k] = Vec3::new(pos[i].x, ctx.height(pos[i]), pos[i].z);
-                    if blocking {
-                        // SAFETY: as below (each agent writes only at its own rank).
-                        unsafe {
-                            records.write(rank[i] as usize, Vec4::new(np[k].x, np[k].z, np[k].y, params[i].radius))
-                        };
-                    }
+                    *f &= !FLAG_HOLDING;
+                    np[k] = ctx.rest(f, pos[base + k]);
+                    record(base + k, np[k]);
                 }
                 return;
             }
@@ -118,18 +115,11 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
             for k in 0..np.len() {
                 let i = base + k;
                 input.i = i;
-                let record = |p: Vec3| {
-                    if blocking {
-                        // SAFETY: `rank` is a permutation of the agent indices, and each
-                        // agent writes only at its own rank.
-                        unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
-                    }
-                };
                 let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k], &seat[k]) {
                     Ok(gate) => gate,
                     Err(coasted) => {
                         np[k] = coasted;
-                        record(coasted);
+                        record(i, coasted);
                         continue;
                     }
                 };
@@ -145,7 +135,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                     seat: seat[k],
                 };
                 np[k] = ctx.agent_step(&input, &mut st, gate);
-                record(np[k]);
+                record(i, np[k]);
                 (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k], seat[k]) =
                     (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache, st.seat);
                 if gate.due() {
