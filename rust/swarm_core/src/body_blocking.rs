@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::agents::{AgentParams, FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
 use crate::lod::FULL;
 use crate::noise::hash2;
-use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
+use crate::spatial_grid::{for_each_kept, SpatialGrid, LAYER_GAP};
 
 /// Fraction of the overlap each pass resolves; below 1 to stay stable in dense packs where
 /// several neighbours push at once.
@@ -204,15 +204,18 @@ fn resolve_one(
     let mut corr = Vec2::ZERO;
     let mut hit = false;
     grid.for_each_row(p, my_radius + reach, |a, b| {
-        for (kk, e) in src[a..b].iter().enumerate() {
+        let keep = |kk: usize, e: Vec4| {
+            let (dx, dz) = (me.x - e.x, me.y - e.y);
+            let min = my_radius + e.w;
+            !(dx * dx + dz * dz >= min * min) & !((e.z - y).abs() > LAYER_GAP) & (kk != k)
+        };
+        for_each_kept(src, a, b, false, keep, |kk| {
+            let e = src[kk];
             let off = Vec2::new(me.x - e.x, me.y - e.y);
             let d2 = off.length_squared();
             let min = my_radius + e.w;
-            if d2 >= min * min || (e.z - y).abs() > LAYER_GAP || a + kk == k {
-                continue;
-            }
             hit = true;
-            let (i, j) = (entries[k], entries[a + kk]);
+            let (i, j) = (entries[k], entries[kk]);
             let mine = resistance(params, flags, i);
             let other = resistance(params, flags, j);
             let share = other / (mine + other);
@@ -230,8 +233,8 @@ fn resolve_one(
                 }
             };
             corr += dir * ((min - d2.sqrt()) * share * RELAXATION);
-        }
-        true
+            true
+        })
     });
     // One pass never moves an agent by more than its radius: a body squeezed between many
     // neighbours is eased out over a few steps instead of being launched.

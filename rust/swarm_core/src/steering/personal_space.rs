@@ -1,10 +1,10 @@
 //! Personal Space: push away from neighbours inside the spacing radius, strongest when
 //! touching, up to a sample cap. Coincident agents separate along a per-pair hash direction.
 
-use glam::Vec2;
+use glam::{Vec2, Vec4};
 
 use crate::noise::hash_dir;
-use crate::spatial_grid::{SpatialGrid, LAYER_GAP};
+use crate::spatial_grid::{for_each_kept, SpatialGrid, LAYER_GAP};
 
 /// Returns the push and whether the agent is alone within `contact`. That is only answered when
 /// the scan's window covers it (`0 < contact <= radius`; otherwise the answer is false): the scan
@@ -48,18 +48,16 @@ pub fn personal_space(
         touching: !asked,
     };
     // Straight over the grid's cell-ordered records.
-    grid.for_each_row_either_way(
-        p,
-        radius,
-        backward,
-        |a, b| {
-            if backward {
-                s.walk((a..b).rev())
-            } else {
-                s.walk(a..b)
-            }
-        },
-    );
+    grid.for_each_row_either_way(p, radius, backward, |a, b| {
+        let (p, y, r2, me, sorted) = (s.p, s.y, s.r2, s.me, s.sorted);
+        let keep = |k: usize, e: Vec4| {
+            let (dx, dz) = (p.x - e.x, p.y - e.y);
+            // (Written as the negated rejections, so a NaN distance counts as a neighbour as
+            // it always has.)
+            !(dx * dx + dz * dz >= r2) & !((e.z - y).abs() > LAYER_GAP) & (k != me)
+        };
+        for_each_kept(sorted, a, b, backward, keep, |k| s.take(k))
+    });
     (s.acc.clamp_length_max(1.0), !s.touching)
 }
 
@@ -82,36 +80,25 @@ struct Scan<'a> {
 }
 
 impl Scan<'_> {
-    /// Adds the pushes of the records `ks` (up to the cap; past it, only looks for a neighbour
-    /// within contact); false once there is nothing left to learn.
+    /// Adds the push of record `k`, a neighbour within the radius (up to the cap; past it, only
+    /// looks for a neighbour within contact); false once there is nothing left to learn.
     #[inline(always)]
-    fn walk(&mut self, ks: impl Iterator<Item = usize>) -> bool {
-        for k in ks {
-            let e = self.sorted[k];
-            let off = Vec2::new(self.p.x - e.x, self.p.y - e.y);
-            let d2 = off.length_squared();
-            if d2 >= self.r2 || (e.z - self.y).abs() > LAYER_GAP || k == self.me {
-                continue;
-            }
-            self.touching |= d2 < self.contact2;
-            if self.samples >= self.max_samples {
-                // Past the cap: only the contact test was wanted.
-                if self.touching {
-                    return false;
-                }
-                continue;
-            }
-            if d2 < 1e-12 {
-                self.acc += hash_dir(self.seed, self.entries[k]);
-            } else {
-                let d = d2.sqrt();
-                self.acc += off * ((1.0 - d * self.inv_r) / d);
-            }
-            self.samples += 1;
-            if self.samples >= self.max_samples && self.touching {
-                return false;
-            }
+    fn take(&mut self, k: usize) -> bool {
+        let e = self.sorted[k];
+        let off = Vec2::new(self.p.x - e.x, self.p.y - e.y);
+        let d2 = off.length_squared();
+        self.touching |= d2 < self.contact2;
+        if self.samples >= self.max_samples {
+            // Past the cap: only the contact test was wanted.
+            return !self.touching;
         }
-        true
+        if d2 < 1e-12 {
+            self.acc += hash_dir(self.seed, self.entries[k]);
+        } else {
+            let d = d2.sqrt();
+            self.acc += off * ((1.0 - d * self.inv_r) / d);
+        }
+        self.samples += 1;
+        !(self.samples >= self.max_samples && self.touching)
     }
 }
