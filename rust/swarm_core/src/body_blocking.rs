@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::agents::{AgentParams, FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
 use crate::lod::FULL;
 use crate::noise::hash2;
-use crate::spatial_grid::{for_each_kept, SpatialGrid, LAYER_GAP};
+use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
 
 /// Fraction of the overlap each pass resolves; below 1 to stay stable in dense packs where
 /// several neighbours push at once.
@@ -203,13 +203,9 @@ fn resolve_one(
     let (y, my_radius) = (me.z, me.w);
     let mut corr = Vec2::ZERO;
     let mut hit = false;
+    let near = Near { p, y, reach: my_radius, add_radius: true, skip: k };
     grid.for_each_row(p, my_radius + reach, |a, b| {
-        let keep = |kk: usize, e: Vec4| {
-            let (dx, dz) = (me.x - e.x, me.y - e.y);
-            let min = my_radius + e.w;
-            !(dx * dx + dz * dz >= min * min) & !((e.z - y).abs() > LAYER_GAP) & (kk != k)
-        };
-        for_each_kept(src, a, b, false, keep, |kk| {
+        for_each_near(src, a, b, false, &near, |kk| {
             let e = src[kk];
             let off = Vec2::new(me.x - e.x, me.y - e.y);
             let d2 = off.length_squared();

@@ -34,36 +34,103 @@ const PAR_CHUNK: usize = 4096;
 /// Agents whose heights differ by more than this stand on different floors: not neighbours.
 pub const LAYER_GAP: f32 = 1.2;
 
-/// Records a neighbour loop tests at once in `for_each_kept`.
-const KEEP_BLOCK: usize = 8;
+/// Records a neighbour loop tests at once in `for_each_near`.
+const NEAR_BLOCK: usize = 8;
 
-/// Calls `f(k)` for every record `k` in `a..b` that `keep(k, record)` accepts, in ascending order
+/// A neighbour test on the grid's records: a record `e` at rank `k` is near when its ground
+/// distance from `p` is below `reach` (plus the record's own radius `e.w` when `add_radius`), its
+/// height is within `LAYER_GAP` of `y`, and `k` is not `skip` (the asking agent's own rank).
+#[derive(Clone, Copy, Debug)]
+pub struct Near {
+    pub p: Vec2,
+    pub y: f32,
+    pub reach: f32,
+    pub add_radius: bool,
+    pub skip: usize,
+}
+
+impl Near {
+    /// The test for one record. Written as the negated rejections, so a NaN distance counts as
+    /// near (as the loops always had it).
+    #[inline(always)]
+    fn holds(&self, k: usize, e: Vec4) -> bool {
+        let (dx, dz) = (self.p.x - e.x, self.p.y - e.y);
+        let m = if self.add_radius { self.reach + e.w } else { self.reach };
+        !(dx * dx + dz * dz >= m * m) & !((e.z - self.y).abs() > LAYER_GAP) & (k != self.skip)
+    }
+
+    /// Bit `j` set where record `k0 + j` of `records[k0..k0 + len]` is near (`len <= 32`).
+    #[inline(always)]
+    fn bits(&self, records: &[Vec4], k0: usize, len: usize) -> u32 {
+        let mut bits = 0u32;
+        let mut j = 0;
+        // Four at a time while four records exist from there (a group running past `len` reads
+        // records beyond the range, whose bits are dropped): a short range costs one group.
+        #[cfg(target_arch = "x86_64")]
+        while j < len && k0 + j + 4 <= records.len() {
+            bits |= self.bits4(&records[k0 + j..k0 + j + 4]) << j;
+            j += 4;
+        }
+        while j < len {
+            bits |= (self.holds(usize::MAX, records[k0 + j]) as u32) << j;
+            j += 1;
+        }
+        bits &= if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
+        let skip = self.skip.wrapping_sub(k0);
+        if skip < len {
+            bits &= !(1 << skip);
+        }
+        bits
+    }
+
+    /// `holds` for four records at once (SSE, which every x86-64 processor has), without the
+    /// `skip` test: the same float operations lane by lane, so the same answers.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn bits4(&self, four: &[Vec4]) -> u32 {
+        use std::arch::x86_64::*;
+        debug_assert_eq!(four.len(), 4);
+        // SAFETY: SSE is part of x86-64; the four records are read from a slice of four.
+        unsafe {
+            let ptr = four.as_ptr() as *const f32;
+            let (mut r0, mut r1, mut r2, mut r3) =
+                (_mm_loadu_ps(ptr), _mm_loadu_ps(ptr.add(4)), _mm_loadu_ps(ptr.add(8)), _mm_loadu_ps(ptr.add(12)));
+            _MM_TRANSPOSE4_PS(&mut r0, &mut r1, &mut r2, &mut r3);
+            // r0: the four x, r1: the four z, r2: the four heights, r3: the four radii.
+            let dx = _mm_sub_ps(_mm_set1_ps(self.p.x), r0);
+            let dz = _mm_sub_ps(_mm_set1_ps(self.p.y), r1);
+            let d2 = _mm_add_ps(_mm_mul_ps(dx, dx), _mm_mul_ps(dz, dz));
+            let reach = _mm_set1_ps(self.reach);
+            let m = if self.add_radius { _mm_add_ps(reach, r3) } else { reach };
+            let far = _mm_cmpge_ps(d2, _mm_mul_ps(m, m));
+            let dy = _mm_andnot_ps(_mm_set1_ps(-0.0), _mm_sub_ps(r2, _mm_set1_ps(self.y)));
+            let other_floor = _mm_cmpgt_ps(dy, _mm_set1_ps(LAYER_GAP));
+            (!_mm_movemask_ps(_mm_or_ps(far, other_floor)) & 0xf) as u32
+        }
+    }
+}
+
+/// Calls `f(k)` for every record `k` in `a..b` that `near` accepts, in ascending order
 /// (descending when `backward`), until `f` returns false; returns false when stopped. The test
-/// runs on a block of records at a time without branching and only the accepted records are
-/// visited, so a dense crowd, where about a third of the candidates pass a radius test at random,
-/// costs no branch misprediction per candidate. The same calls, in the same order, as a plain loop.
+/// runs on a block of records at a time (four at once on x86-64) without branching and only the
+/// accepted records are visited, so a dense crowd, where about a third of the candidates pass
+/// a radius test at random, costs no branch misprediction per candidate. The same calls, in the
+/// same order, as a plain loop.
 #[inline(always)]
-pub fn for_each_kept(
+pub fn for_each_near(
     records: &[Vec4],
     a: usize,
     b: usize,
     backward: bool,
-    keep: impl Fn(usize, Vec4) -> bool,
+    near: &Near,
     mut f: impl FnMut(usize) -> bool,
 ) -> bool {
-    let bits_of = |k0: usize, len: usize| {
-        let mut bits = 0u32;
-        for (j, &e) in records[k0..k0 + len].iter().enumerate() {
-            bits |= (keep(k0 + j, e) as u32) << j;
-        }
-        bits
-    };
     if backward {
         let mut end = b;
         while end > a {
-            let len = (end - a).min(KEEP_BLOCK);
+            let len = (end - a).min(NEAR_BLOCK);
             let k0 = end - len;
-            let mut bits = bits_of(k0, len);
+            let mut bits = near.bits(records, k0, len);
             while bits != 0 {
                 let j = 31 - bits.leading_zeros() as usize;
                 bits &= !(1 << j);
@@ -76,8 +143,8 @@ pub fn for_each_kept(
     } else {
         let mut k0 = a;
         while k0 < b {
-            let len = (b - k0).min(KEEP_BLOCK);
-            let mut bits = bits_of(k0, len);
+            let len = (b - k0).min(NEAR_BLOCK);
+            let mut bits = near.bits(records, k0, len);
             while bits != 0 {
                 let j = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -377,6 +444,38 @@ mod tests {
             g.query_radius(Vec2::new(cx, cz), r, &mut got);
             got.sort_unstable();
             prop_assert_eq!(got, brute(&pos, Vec2::new(cx, cz), r));
+        }
+    }
+
+    proptest! {
+        /// The block test (four records at once on x86-64) visits exactly what a plain loop
+        /// over `Near::holds` visits, in the same order either way, NaN records included.
+        #[test]
+        fn near_walk_matches_a_plain_loop(
+            recs in prop::collection::vec((-3.0f32..3.0, -3.0f32..3.0, -2.0f32..2.0, 0.0f32..1.0, 0u8..20), 0..40),
+            a in 0usize..40, len in 0usize..40, skip in 0usize..45, reach in 0.0f32..2.5,
+            add_radius: bool, backward: bool, stop_after in 1usize..50,
+        ) {
+            let records: Vec<Vec4> = recs
+                .iter()
+                .map(|&(x, z, y, w, nan)| if nan == 0 { Vec4::new(f32::NAN, z, y, w) } else { Vec4::new(x, z, y, w) })
+                .collect();
+            let a = a.min(records.len());
+            let b = (a + len).min(records.len());
+            let near = Near { p: Vec2::new(0.1, -0.2), y: 0.3, reach, add_radius, skip };
+            let mut want: Vec<usize> = (a..b).filter(|&k| near.holds(k, records[k])).collect();
+            if backward {
+                want.reverse();
+            }
+            let stopped = want.len() >= stop_after;
+            want.truncate(stop_after);
+            let mut got = Vec::new();
+            let done = for_each_near(&records, a, b, backward, &near, |k| {
+                got.push(k);
+                got.len() < stop_after
+            });
+            prop_assert_eq!(got, want);
+            prop_assert_eq!(done, !stopped);
         }
     }
 

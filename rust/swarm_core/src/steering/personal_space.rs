@@ -1,10 +1,10 @@
 //! Personal Space: push away from neighbours inside the spacing radius, strongest when
 //! touching, up to a sample cap. Coincident agents separate along a per-pair hash direction.
 
-use glam::{Vec2, Vec4};
+use glam::Vec2;
 
 use crate::noise::hash_dir;
-use crate::spatial_grid::{for_each_kept, SpatialGrid, LAYER_GAP};
+use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
 
 /// Returns the push and whether the agent is alone within `contact`. That is only answered when
 /// the scan's window covers it (`0 < contact <= radius`; otherwise the answer is false): the scan
@@ -31,15 +31,13 @@ pub fn personal_space(
         return (Vec2::ZERO, false);
     }
     let asked = contact > 0.0 && contact <= radius;
+    // The agent's own record is skipped by rank.
+    let me = grid.rank().get(i as usize).map_or(usize::MAX, |&k| k as usize);
     let mut s = Scan {
         p,
-        y,
-        r2: radius * radius,
         inv_r: 1.0 / radius,
         contact2: contact * contact,
         seed,
-        // The agent's own record is skipped by rank.
-        me: grid.rank().get(i as usize).map_or(usize::MAX, |&k| k as usize),
         sorted: grid.sorted(),
         entries: grid.order(),
         acc: Vec2::ZERO,
@@ -48,28 +46,28 @@ pub fn personal_space(
         touching: !asked,
     };
     // Straight over the grid's cell-ordered records.
+    let near = Near { p, y, reach: radius, add_radius: false, skip: me };
+    let sorted = s.sorted;
     grid.for_each_row_either_way(p, radius, backward, |a, b| {
-        let (p, y, r2, me, sorted) = (s.p, s.y, s.r2, s.me, s.sorted);
-        let keep = |k: usize, e: Vec4| {
-            let (dx, dz) = (p.x - e.x, p.y - e.y);
-            // (Written as the negated rejections, so a NaN distance counts as a neighbour as
-            // it always has.)
-            !(dx * dx + dz * dz >= r2) & !((e.z - y).abs() > LAYER_GAP) & (k != me)
-        };
-        for_each_kept(sorted, a, b, backward, keep, |k| s.take(k))
+        for_each_near(
+            sorted,
+            a,
+            b,
+            backward,
+            &near,
+            #[inline(always)]
+            |k| s.take(k),
+        )
     });
     (s.acc.clamp_length_max(1.0), !s.touching)
 }
 
 struct Scan<'a> {
     p: Vec2,
-    y: f32,
-    r2: f32,
     inv_r: f32,
     /// Squared contact radius (see `personal_space`).
     contact2: f32,
     seed: u32,
-    me: usize,
     sorted: &'a [glam::Vec4],
     entries: &'a [u32],
     acc: Vec2,
