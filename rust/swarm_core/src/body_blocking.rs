@@ -204,6 +204,8 @@ fn resolve_one(
     let mut corr = Vec2::ZERO;
     let mut hit = false;
     let near = Near { p, y, reach: my_radius, add_radius: true, skip: k };
+    let i = entries[k];
+    let mine = resistance(params, flags, i);
     grid.for_each_row(p, my_radius + reach, |a, b| {
         for_each_near(src, a, b, false, &near, |kk| {
             let e = src[kk];
@@ -211,8 +213,7 @@ fn resolve_one(
             let d2 = off.length_squared();
             let min = my_radius + e.w;
             hit = true;
-            let (i, j) = (entries[k], entries[kk]);
-            let mine = resistance(params, flags, i);
+            let j = entries[kk];
             let other = resistance(params, flags, j);
             let share = other / (mine + other);
             let dir = if d2 > 1e-12 {
