@@ -59,28 +59,34 @@ impl Near {
         !(dx * dx + dz * dz >= m * m) & !((e.z - self.y).abs() > LAYER_GAP) & (k != self.skip)
     }
 
-    /// Bit `j` set where record `k0 + j` of `records[k0..k0 + len]` is near (`len <= 32`).
+    /// Bit `j` set where record `k0 + j` of `records[k0..k0 + len]` is near (`len <= NEAR_BLOCK`).
     #[inline(always)]
     fn bits(&self, records: &[Vec4], k0: usize, len: usize) -> u32 {
+        debug_assert!(len <= NEAR_BLOCK && k0 + len <= records.len());
         let mut bits = 0u32;
-        let mut j = 0;
-        // Four at a time while four records exist from there (a group running past `len` reads
-        // records beyond the range, whose bits are dropped): a short range costs one group.
         #[cfg(target_arch = "x86_64")]
-        while j < len && k0 + j + 4 <= records.len() {
-            bits |= self.bits4(&records[k0 + j..k0 + j + 4]) << j;
-            j += 4;
+        let scalar = k0 + NEAR_BLOCK > records.len();
+        #[cfg(not(target_arch = "x86_64"))]
+        let scalar = true;
+        if scalar {
+            for (j, &e) in records[k0..k0 + len].iter().enumerate() {
+                bits |= (self.holds(usize::MAX, e) as u32) << j;
+            }
+        } else {
+            // Two groups of four (records past `len` are read but their bits dropped).
+            #[cfg(target_arch = "x86_64")]
+            {
+                let group = &records[k0..k0 + NEAR_BLOCK];
+                bits = self.bits4(&group[..4]);
+                if len > 4 {
+                    bits |= self.bits4(&group[4..]) << 4;
+                }
+            }
         }
-        while j < len {
-            bits |= (self.holds(usize::MAX, records[k0 + j]) as u32) << j;
-            j += 1;
-        }
-        bits &= if len >= 32 { u32::MAX } else { (1u32 << len) - 1 };
+        bits &= (1u32 << len) - 1;
+        // The asking agent's own record, if in the block.
         let skip = self.skip.wrapping_sub(k0);
-        if skip < len {
-            bits &= !(1 << skip);
-        }
-        bits
+        bits & !(((skip < len) as u32) << (skip & 31))
     }
 
     /// `holds` for four records at once (SSE, which every x86-64 processor has), without the
