@@ -10,8 +10,10 @@ use rayon::prelude::*;
 
 #[derive(Clone, Debug, Default)]
 pub struct SpatialGrid {
+    /// The nominal cell size (see `CELL_SHAPE`).
     cell_size: f32,
-    inv_cell: f32,
+    /// 1 / the cell's width (x) and depth (z).
+    inv_cell: Vec2,
     origin: Vec2,
     dims_x: u32,
     dims_z: u32,
@@ -33,6 +35,12 @@ const PAR_CHUNK: usize = 4096;
 
 /// Agents whose heights differ by more than this stand on different floors: not neighbours.
 pub const LAYER_GAP: f32 = 1.2;
+
+/// A cell's width (x) and depth (z) as multiples of the nominal cell size. Cells are half as wide
+/// and twice as deep as a square cell of the same area: a query square as wide as the nominal
+/// cell then spans two rows instead of three, with longer runs of records in each, over about
+/// the same area (fewer row set-ups, fuller blocks in `for_each_near`).
+const CELL_SHAPE: Vec2 = Vec2::new(0.5, 2.0);
 
 /// Records a neighbour loop tests at once in `for_each_near`.
 const NEAR_BLOCK: usize = 8;
@@ -188,10 +196,11 @@ impl SpatialGrid {
 
     /// The ground-plane rectangle the cells cover: (lowest corner, highest corner).
     pub fn bounds(&self) -> (Vec2, Vec2) {
-        let size = Vec2::new(self.dims_x as f32, self.dims_z as f32) * self.cell_size;
+        let size = Vec2::new(self.dims_x as f32, self.dims_z as f32) / self.inv_cell;
         (self.origin, self.origin + size)
     }
 
+    /// The nominal cell size: cells are `CELL_SHAPE` times it, wide and deep.
     pub fn cell_size(&self) -> f32 {
         self.cell_size
     }
@@ -218,14 +227,15 @@ impl SpatialGrid {
         // when a few agents are far apart.
         let max_cells = (n * 4 + 4096) as f32;
         let mut cell = min_cell_size.max(1e-3);
-        while ((extent.x / cell).floor() + 1.0) * ((extent.y / cell).floor() + 1.0) > max_cells {
+        let cells_over = |cell: f32| ((extent / (CELL_SHAPE * cell)).floor() + 1.0).element_product();
+        while cells_over(cell) > max_cells {
             cell *= 2.0;
         }
         self.cell_size = cell;
-        self.inv_cell = 1.0 / cell;
+        self.inv_cell = Vec2::ONE / (CELL_SHAPE * cell);
         self.origin = lo;
-        self.dims_x = (extent.x * self.inv_cell) as u32 + 1;
-        self.dims_z = (extent.y * self.inv_cell) as u32 + 1;
+        self.dims_x = (extent.x * self.inv_cell.x) as u32 + 1;
+        self.dims_z = (extent.y * self.inv_cell.y) as u32 + 1;
         let cells = (self.dims_x * self.dims_z) as usize;
         self.last_x = (self.dims_x - 1) as f32;
         self.last_z = (self.dims_z - 1) as f32;
@@ -380,7 +390,7 @@ impl SpatialGrid {
 }
 
 #[inline]
-fn cell_of(origin: Vec2, inv: f32, (dx, dz): (u32, u32), (last_x, last_z): (f32, f32), p: Vec2) -> u32 {
+fn cell_of(origin: Vec2, inv: Vec2, (dx, dz): (u32, u32), (last_x, last_z): (f32, f32), p: Vec2) -> u32 {
     // Positions are never below the origin (it is their minimum), so truncation is floor.
     let c = (p - origin) * inv;
     clamped_cell(c.y, last_z, dz) * dx + clamped_cell(c.x, last_x, dx)
