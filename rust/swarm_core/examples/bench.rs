@@ -198,6 +198,8 @@ fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
     // Profiling aid: BENCH_WARMUP=240 warms up longer (past `dormancy_delay`, as the engine
     // benchmark's scenes are by their measured frames).
     let warmup = std::env::var("BENCH_WARMUP").ok().and_then(|v| v.parse().ok()).unwrap_or(warmup);
+    // Profiling aid: BENCH_STEPS=1000 measures more steps (a profile then sees mostly them).
+    let steps = std::env::var("BENCH_STEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(steps);
     // The target's field is built time-sliced over the first steps: warm up for at least
     // `warmup` steps and 10 steps past the field's completion, at most 400 steps.
     let mut s = 0usize;
