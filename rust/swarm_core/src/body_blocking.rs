@@ -6,7 +6,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
-use crate::agents::{AgentParams, FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
+use crate::agents::{FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
 use crate::lod::FULL;
 use crate::noise::hash2;
 use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
@@ -19,7 +19,7 @@ const RELAXATION: f32 = 0.8;
 /// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
 /// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
 /// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
-/// start from it. The grid's cells must be at most `slack` metres stale for these positions;
+/// start from it. `resist` holds each agent's `resistance` at its rank, likewise. The grid's cells must be at most `slack` metres stale for these positions;
 /// queries are widened by that much.
 ///
 /// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records (the
@@ -40,7 +40,7 @@ const RELAXATION: f32 = 0.8;
 #[allow(clippy::too_many_arguments)]
 pub fn resolve(
     pos: &mut [Vec3],
-    params: &[AgentParams],
+    resist: &[f32],
     flags: &[u8],
     tiers: &[u8],
     grid: &mut SpatialGrid,
@@ -54,12 +54,13 @@ pub fn resolve(
 ) {
     let n = pos.len();
     debug_assert_eq!(spare.len(), n);
+    debug_assert_eq!(resist.len(), n);
     grid.swap_sorted(spare);
     let BlockingScratch { moved, again, corr } = scratch;
     moved.resize(n, false);
     let reach = max_radius + slack;
     if iterations > 0 {
-        let hits = first_pass(grid, spare, moved, params, flags, tiers, reach, chunk);
+        let hits = first_pass(grid, spare, moved, resist, flags, tiers, reach, chunk);
         grid.swap_sorted(spare);
         again.clear();
         if hits > 0 {
@@ -71,7 +72,7 @@ pub fn resolve(
                 // Nobody a further pass would run for.
                 break;
             }
-            later_pass(grid, again, corr, params, flags, reach);
+            later_pass(grid, again, corr, resist, reach);
         }
     }
     if !write_back {
@@ -107,20 +108,13 @@ const LATER_CHUNK: usize = 256;
 /// A pass after the first, for the agents at ranks `again` (Full-tier agents that overlapped
 /// something in the pass before): every correction is found from the grid's records as they
 /// stand, then applied in place; `again` keeps the agents that overlapped something.
-fn later_pass(
-    grid: &mut SpatialGrid,
-    again: &mut Vec<u32>,
-    corr: &mut Vec<(Vec2, bool)>,
-    params: &[AgentParams],
-    flags: &[u8],
-    reach: f32,
-) {
+fn later_pass(grid: &mut SpatialGrid, again: &mut Vec<u32>, corr: &mut Vec<(Vec2, bool)>, resist: &[f32], reach: f32) {
     corr.resize(again.len(), (Vec2::ZERO, false));
     let g = &*grid;
     let (src, entries) = (g.sorted(), g.order());
     corr.par_chunks_mut(LATER_CHUNK).zip(again.par_chunks(LATER_CHUNK)).for_each(|(out, ks)| {
         for (o, &k) in out.iter_mut().zip(ks) {
-            *o = resolve_one(k as usize, src[k as usize], src, entries, params, flags, g, reach);
+            *o = resolve_one(k as usize, src[k as usize], src, entries, resist, g, reach);
         }
     });
     let records = grid.sorted_mut();
@@ -140,7 +134,7 @@ fn first_pass(
     grid: &SpatialGrid,
     dst: &mut [Vec4],
     moved: &mut [bool],
-    params: &[AgentParams],
+    resist: &[f32],
     flags: &[u8],
     tiers: &[u8],
     reach: f32,
@@ -161,7 +155,7 @@ fn first_pass(
                     *m = false;
                     continue;
                 }
-                let (corr, hit) = resolve_one(k, me, src, entries, params, flags, grid, reach);
+                let (corr, hit) = resolve_one(k, me, src, entries, resist, grid, reach);
                 *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
                 *m = hit;
                 again += (hit && tiers[entries[k] as usize] == FULL) as usize;
@@ -171,15 +165,15 @@ fn first_pass(
         .sum()
 }
 
-/// How hard agent `i` resists being pushed: its push resistance, a fraction of it while it holds
-/// a formation slot (`FLAG_HOLDING`: it makes way for the members still walking to theirs).
+/// How hard an agent with `push_resistance` and `flags` resists being pushed: its push
+/// resistance, a fraction of it while it holds a formation slot (`FLAG_HOLDING`: it makes way
+/// for the members still walking to theirs).
 #[inline]
-fn resistance(params: &[AgentParams], flags: &[u8], i: u32) -> f32 {
-    let r = params[i as usize].push_resistance;
-    if flags[i as usize] & FLAG_HOLDING != 0 {
-        r * HOLDING_RESISTANCE
+pub(crate) fn resistance(push_resistance: f32, flags: u8) -> f32 {
+    if flags & FLAG_HOLDING != 0 {
+        push_resistance * HOLDING_RESISTANCE
     } else {
-        r
+        push_resistance
     }
 }
 
@@ -194,8 +188,7 @@ fn resolve_one(
     me: Vec4,
     src: &[Vec4],
     entries: &[u32],
-    params: &[AgentParams],
-    flags: &[u8],
+    resist: &[f32],
     grid: &SpatialGrid,
     reach: f32,
 ) -> (Vec2, bool) {
@@ -204,8 +197,7 @@ fn resolve_one(
     let mut corr = Vec2::ZERO;
     let mut hit = false;
     let near = Near { p, y, reach: my_radius, add_radius: true, skip: k };
-    let i = entries[k];
-    let mine = resistance(params, flags, i);
+    let mine = resist[k];
     grid.for_each_row(p, my_radius + reach, |a, b| {
         for_each_near(src, a, b, false, &near, |kk| {
             let e = src[kk];
@@ -213,13 +205,13 @@ fn resolve_one(
             let d2 = off.length_squared();
             let min = my_radius + e.w;
             hit = true;
-            let j = entries[kk];
-            let other = resistance(params, flags, j);
+            let other = resist[kk];
             let share = other / (mine + other);
             let dir = if d2 > 1e-12 {
                 off / d2.sqrt()
             } else {
                 // Coincident pair: opposite directions from one hash of the unordered pair.
+                let (i, j) = (entries[k], entries[kk]);
                 let (lo, hi) = if i < j { (i, j) } else { (j, i) };
                 let ang = (hash2(lo, hi) >> 8) as f32 * (std::f32::consts::TAU / 16_777_216.0);
                 let d = Vec2::new(ang.cos(), ang.sin());

@@ -39,6 +39,9 @@ pub struct Workspace {
     pub(crate) next_pos: Vec<Vec3>,
     /// Body blocking's second buffer of cell-ordered records.
     pub(crate) blocking_spare: Vec<Vec4>,
+    /// Body blocking's push resistances in the grid's cell order (`body_blocking::resistance`
+    /// at each agent's rank), written by steering beside the records.
+    pub(crate) blocking_resistance: Vec<f32>,
     /// Per agent: ground-plane distance to its target (`INFINITY`: none), from the classification.
     pub(crate) lod_dist: Vec<f32>,
     pub(crate) lod_scratch: TierScratch,
@@ -84,6 +87,7 @@ impl Workspace {
             maxima: ArchetypeMaxima::of(&state.archetypes),
             next_pos: Vec::with_capacity(cap),
             blocking_spare: Vec::with_capacity(cap),
+            blocking_resistance: Vec::with_capacity(cap),
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: TierScratch::default(),
             sees: Vec::with_capacity(cap),

@@ -621,6 +621,7 @@ impl World {
             + self.ws.grid.heap_bytes()
             + b(&self.ws.next_pos)
             + b(&self.ws.blocking_spare)
+            + b(&self.ws.blocking_resistance)
             + b(&self.ws.partials)
     }
 

@@ -1,11 +1,10 @@
 //! Stage 5, body blocking (see `body_blocking`): overlapping bodies are pushed apart over a few
-//! passes on the grid. Reads radii, flags, tiers and the archetype maxima; writes `next_pos`
+//! passes on the grid. Reads the push resistances by rank, flags, tiers and the archetype maxima; writes `next_pos`
 //! (unless the positions stay in the grid's records, `write_back` false), the grid's records and
 //! the blocking buffers.
 
 use glam::{Vec3, Vec4};
 
-use crate::agents::AgentParams;
 use crate::archetype::ArchetypeMaxima;
 use crate::body_blocking::{self, BlockingScratch};
 use crate::config::WorldSettings;
@@ -19,7 +18,7 @@ pub(crate) fn block(
     dt: f32,
     settings: &WorldSettings,
     maxima: &ArchetypeMaxima,
-    params: &[AgentParams],
+    resistance: &[f32],
     flags: &[u8],
     tier: &[u8],
     write_back: bool,
@@ -35,7 +34,7 @@ pub(crate) fn block(
     let slack = maxima.max_speed * dt + 0.05 * settings.body_blocking_iterations as f32;
     body_blocking::resolve(
         next_pos,
-        params,
+        resistance,
         flags,
         tier,
         grid,

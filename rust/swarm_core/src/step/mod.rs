@@ -122,7 +122,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         sees: &ws.sees,
         formations: &state.formations,
     };
-    steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare);
+    steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare, &mut ws.blocking_resistance);
     ws.stats.phases.steer = lap();
 
     let blocked = state.settings.body_blocking && n > 1;
@@ -134,7 +134,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             dt,
             &state.settings,
             &ws.maxima,
-            &a.params,
+            &ws.blocking_resistance,
             &a.flags,
             &a.tier,
             !from_grid,

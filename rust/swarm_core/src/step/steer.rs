@@ -3,7 +3,8 @@
 //! positions, velocities, parameters, archetypes, seeds, tiers, cells and awareness, the targets,
 //! the grid, the flow field, the chaser counts and sight; writes `next_pos`, the agents'
 //! facing, turn rate, steering, target, retarget timer, cached pulls and flags, and (when body
-//! blocking runs) each agent's blocking record at its grid rank in `blocking_spare`.
+//! blocking runs) each agent's blocking record and push resistance at its grid rank in
+//! `blocking_spare` and `blocking_resistance`.
 
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
@@ -11,6 +12,7 @@ use rayon::prelude::*;
 use crate::agent_step::{at_rest, AgentIn, AgentState, StepCtx};
 use crate::agents::{Agents, FLAG_HOLDING};
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
+use crate::body_blocking::resistance;
 use crate::config::WorldSettings;
 use crate::formation::{Formations, Seat};
 use crate::scatter::Scatter;
@@ -46,7 +48,13 @@ fn chunk_rests(flags: &[u8], steer: &[Vec2], vel: &[Vec3], seat: &[Seat]) -> boo
 
 /// Runs the per-agent step for every agent.
 #[inline(never)]
-pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], blocking_spare: &mut Vec<Vec4>) {
+pub(crate) fn steer(
+    input: &SteerIn,
+    a: &mut Agents,
+    next_pos: &mut [Vec3],
+    blocking_spare: &mut Vec<Vec4>,
+    blocking_resistance: &mut Vec<f32>,
+) {
     let SteerIn { dt, time, tick, settings, maxima, archetypes, targets, grid, nav, target_counts, sees, formations } =
         *input;
     let ctx = StepCtx {
@@ -72,12 +80,15 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
     let (pos, vel, params, arch, seeds, tiers, cells) =
         (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.tier[..], &a.cell[..]);
     // Body blocking starts from the moved agents' records in the grid's cell order: each
-    // agent writes its own at its rank (a permutation), sparing blocking a gather pass.
+    // agent writes its own, and its push resistance, at its rank (a permutation), sparing
+    // blocking a gather pass and a look-up per neighbour.
     let n = pos.len();
     let blocking = settings.body_blocking && n > 1;
     blocking_spare.resize(if blocking { n } else { 0 }, Vec4::ZERO);
+    blocking_resistance.resize(if blocking { n } else { 0 }, 0.0);
     let rank = grid.rank();
     let records = Scatter::new(blocking_spare);
+    let resistances = Scatter::new(blocking_resistance);
     (
         next_pos.par_chunks_mut(CHUNK),
         a.facing.par_chunks_mut(CHUNK),
@@ -95,11 +106,16 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
         .enumerate()
         .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group, seat))| {
             let base = ci * CHUNK;
-            let record = |i: usize, p: Vec3| {
+            // (`flags`: the agent's flags as its step leaves them.)
+            let record = |i: usize, p: Vec3, flags: u8| {
                 if blocking {
+                    let (k, prm) = (rank[i] as usize, &params[i]);
                     // SAFETY: `rank` is a permutation of the agent indices, and each agent
                     // writes only at its own rank.
-                    unsafe { records.write(rank[i] as usize, Vec4::new(p.x, p.z, p.y, params[i].radius)) };
+                    unsafe {
+                        records.write(k, Vec4::new(p.x, p.z, p.y, prm.radius));
+                        resistances.write(k, resistance(prm.push_resistance, flags));
+                    }
                 }
             };
             if chunk_rests(flags, steer, &vel[base..base + np.len()], seat) {
@@ -107,7 +123,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                 for (k, f) in flags.iter_mut().enumerate() {
                     *f &= !FLAG_HOLDING;
                     np[k] = ctx.rest(f, pos[base + k]);
-                    record(base + k, np[k]);
+                    record(base + k, np[k], *f);
                 }
                 return;
             }
@@ -119,7 +135,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                     Ok(gate) => gate,
                     Err(coasted) => {
                         np[k] = coasted;
-                        record(i, coasted);
+                        record(i, coasted, flags[k]);
                         continue;
                     }
                 };
@@ -135,7 +151,7 @@ pub(crate) fn steer(input: &SteerIn, a: &mut Agents, next_pos: &mut [Vec3], bloc
                     seat: seat[k],
                 };
                 np[k] = ctx.agent_step(&input, &mut st, gate);
-                record(i, np[k]);
+                record(i, np[k], st.flags);
                 (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k], seat[k]) =
                     (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache, st.seat);
                 if gate.due() {
