@@ -99,7 +99,7 @@ pub(crate) fn classify(
     lod_dist.resize(n, 0.0);
     sees.resize(n, true);
     let ladder = s.lod.enabled;
-    // Whole chunks of agents at rest far from every target are passed over (`chunk_sleeps`).
+    // Whole blocks of agents at rest far from every target are passed over (`chunk_sleeps`).
     // Perceiving agents read their distance every step, so then none may perceive; and beyond
     // waking distance an agent sees no target (Out-of-Sight Fallback's neighbours read that),
     // so no such sight may reach that far.
@@ -124,66 +124,73 @@ pub(crate) fn classify(
         .enumerate()
         .map(|(ci, (ld, flags, timer, sees, tiers, candidates))| {
             let mut counts = lod::TierCounts::default();
-            let base = ci * CHUNK;
-            if skip_sleepers && chunk_sleeps(targets, &pos[base..base + ld.len()], flags, wake_within) {
-                // Nobody wakes: each stays dormant (flags and countdown as they are) and Cheap, and
-                // sees its target only by a plain sight that needs none.
-                debug_assert!((0..ld.len()).all(|k| {
-                    let (p, i) = (pos[base + k], base + k);
-                    let own = targets.get(target[i]).map_or(f32::INFINITY, |t| flat(t.position - p).length());
-                    let b = &archetypes[arch[i] as usize].config.behavior;
-                    nearest_target(targets, p, target[i], own) >= wake_within
-                        && (!b.use_out_of_sight || own > b.sight_distance)
-                }));
-                if out_of_sight {
-                    for (k, se) in sees.iter_mut().enumerate() {
-                        *se = !archetypes[arch[base + k] as usize].config.behavior.use_out_of_sight;
-                    }
-                } else {
-                    sees.fill(true);
-                }
-                if ladder {
-                    tiers.fill(lod::CHEAP);
-                    (counts.cheap, counts.dormant) = (ld.len(), ld.len());
-                }
-                return counts;
-            }
-            for k in 0..ld.len() {
-                let i = ci * CHUNK + k;
-                let p = pos[i];
-                let dist = targets
-                    .get(target[i])
-                    .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
-                let mut dormant = flags[k] & FLAG_DORMANT != 0;
-                // Dormancy is measured to the nearest active target (and the agent's own), so a
-                // target that is not this agent's still wakes it; with none, it is far from all.
-                let near = if s.dormancy_enabled { nearest_target(targets, p, target[i], dist) } else { 0.0 };
-                let woke = !s.dormancy_enabled || (dormant && near < s.dormancy_distance * 0.9);
-                if woke {
-                    dormant = false;
-                    timer[k] = 0.0;
-                }
-                // Only an awake agent asks the camera: a dormant one is Cheap wherever it stands.
-                let on_camera = !dormant && camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
-                if !woke && !dormant {
-                    // An agent walking to a searched spot or a heard noise stays awake.
-                    let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
-                    if near > s.dormancy_distance && !on_camera && !busy() {
-                        timer[k] += dt;
-                        dormant = timer[k] >= s.dormancy_delay;
+            // The chunk in blocks of `SLEEP_BLOCK` agents, each passed over whole when it sleeps:
+            // a chunk in cell order is a band across the whole horde, and only the part of it
+            // near a target stays awake.
+            for b0 in (0..ld.len()).step_by(SLEEP_BLOCK) {
+                let b1 = (b0 + SLEEP_BLOCK).min(ld.len());
+                let base = ci * CHUNK + b0;
+                if skip_sleepers && chunk_sleeps(targets, &pos[base..base + (b1 - b0)], &flags[b0..b1], wake_within) {
+                    // Nobody wakes: each stays dormant (flags and countdown as they are) and
+                    // Cheap, and sees its target only by a plain sight that needs none.
+                    debug_assert!((base..base + (b1 - b0)).all(|i| {
+                        let p = pos[i];
+                        let own = targets.get(target[i]).map_or(f32::INFINITY, |t| flat(t.position - p).length());
+                        let b = &archetypes[arch[i] as usize].config.behavior;
+                        nearest_target(targets, p, target[i], own) >= wake_within
+                            && (!b.use_out_of_sight || own > b.sight_distance)
+                    }));
+                    if out_of_sight {
+                        for (k, se) in sees[b0..b1].iter_mut().enumerate() {
+                            *se = !archetypes[arch[base + k] as usize].config.behavior.use_out_of_sight;
+                        }
                     } else {
+                        sees[b0..b1].fill(true);
+                    }
+                    if ladder {
+                        tiers[b0..b1].fill(lod::CHEAP);
+                        counts.cheap += b1 - b0;
+                        counts.dormant += b1 - b0;
+                    }
+                    continue;
+                }
+                for k in b0..b1 {
+                    let i = ci * CHUNK + k;
+                    let p = pos[i];
+                    let dist = targets
+                        .get(target[i])
+                        .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
+                    let mut dormant = flags[k] & FLAG_DORMANT != 0;
+                    // Dormancy is measured to the nearest active target (and the agent's own), so a
+                    // target that is not this agent's still wakes it; with none, it is far from all.
+                    let near = if s.dormancy_enabled { nearest_target(targets, p, target[i], dist) } else { 0.0 };
+                    let woke = !s.dormancy_enabled || (dormant && near < s.dormancy_distance * 0.9);
+                    if woke {
+                        dormant = false;
                         timer[k] = 0.0;
                     }
+                    // Only an awake agent asks the camera: a dormant one is Cheap wherever it stands.
+                    let on_camera = !dormant && camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
+                    if !woke && !dormant {
+                        // An agent walking to a searched spot or a heard noise stays awake.
+                        let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
+                        if near > s.dormancy_distance && !on_camera && !busy() {
+                            timer[k] += dt;
+                            dormant = timer[k] >= s.dormancy_delay;
+                        } else {
+                            timer[k] = 0.0;
+                        }
+                    }
+                    flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
+                    if ladder {
+                        let f = s.lod.flags(dist, on_camera, dormant);
+                        lod::rung(f, &mut tiers[k], dist, i as u32, &mut counts, candidates);
+                    }
+                    ld[k] = dist;
+                    // Plain distance sight (occlusion comes with perception).
+                    let b = &archetypes[arch[i] as usize].config.behavior;
+                    sees[k] = !b.use_out_of_sight || dist <= b.sight_distance;
                 }
-                flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
-                if ladder {
-                    let f = s.lod.flags(dist, on_camera, dormant);
-                    lod::rung(f, &mut tiers[k], dist, i as u32, &mut counts, candidates);
-                }
-                ld[k] = dist;
-                // Plain distance sight (occlusion comes with perception).
-                let b = &archetypes[arch[i] as usize].config.behavior;
-                sees[k] = !b.use_out_of_sight || dist <= b.sight_distance;
             }
             counts
         })
@@ -195,9 +202,13 @@ pub(crate) fn classify(
     }
 }
 
-/// Whether a chunk of agents (positions `pos`, `flags`) sleeps through this classification: every
+/// Agents per block of a chunk that the classification passes over whole when it sleeps
+/// (`chunk_sleeps`). Fixed, so which agents are passed over never depends on the thread count.
+const SLEEP_BLOCK: usize = 128;
+
+/// Whether a block of agents (positions `pos`, `flags`) sleeps through this classification: every
 /// one of them rested through the last step (`FLAGS_RESTING`: dormant, and its step left it where
-/// it stood), and the chunk's ground-plane bounds lie farther than `wake_within` (plus a metre
+/// it stood), and the block's ground-plane bounds lie farther than `wake_within` (plus a metre
 /// for rounding) from every registered target, so none of them wakes. Classifying them would
 /// change nothing but their distance (which nobody reads of a dormant agent that does not
 /// perceive) and their plain sight (none, where the caller allows the pass).
