@@ -31,39 +31,3 @@ pub fn follow_seers(i: u32, p: Vec2, y: f32, radius: f32, max_samples: u32, grid
     }
     (sum / n as f32 - p).normalize_or_zero()
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use glam::Vec3;
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The same pull as a plain loop over the grid's candidates (ascending order, sight and
-        /// distance tests, stop at the cap).
-        #[test]
-        fn matches_a_plain_loop(
-            pts in prop::collection::vec((-6.0f32..6.0, -6.0f32..6.0, -2.0f32..2.0, any::<bool>()), 1..120),
-            radius in 0.1f32..4.0, max_samples in 1u32..12, who in 0usize..120,
-        ) {
-            let pos: Vec<Vec3> = pts.iter().map(|&(x, z, y, _)| Vec3::new(x, y, z)).collect();
-            let sees: Vec<bool> = pts.iter().map(|&(.., s)| s).collect();
-            let mut grid = SpatialGrid::with_capacity(pos.len());
-            grid.rebuild(&pos, &|_| 0.4, 1.2);
-            let i = (who % pos.len()) as u32;
-            let p3 = pos[i as usize];
-            let p = Vec2::new(p3.x, p3.z);
-            let (mut sum, mut n) = (Vec2::ZERO, 0u32);
-            grid.for_each_candidate(p, p3.y, radius, |j, q| {
-                if j != i && sees[j as usize] && q.distance_squared(p) < radius * radius {
-                    sum += q;
-                    n += 1;
-                }
-                n < max_samples
-            });
-            let want = if n == 0 { Vec2::ZERO } else { (sum / n as f32 - p).normalize_or_zero() };
-            let got = follow_seers(i, p, p3.y, radius, max_samples, &grid, &sees);
-            prop_assert_eq!(got.to_array().map(f32::to_bits), want.to_array().map(f32::to_bits));
-        }
-    }
-}
