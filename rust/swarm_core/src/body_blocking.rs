@@ -19,8 +19,8 @@ const RELAXATION: f32 = 0.8;
 /// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
 /// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
 /// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
-/// start from it. `resist` holds each agent's `resistance` at its rank, likewise. The grid's cells must be at most `slack` metres stale for these positions;
-/// queries are widened by that much.
+/// start from it. `resist` holds each agent's `resistance` at its rank, likewise. The grid's cells
+/// must be at most `slack` metres stale for these positions; queries are widened by that much.
 ///
 /// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records (the
 /// grid's own and `spare`, swapped after each pass), so neighbour loops and the pass itself

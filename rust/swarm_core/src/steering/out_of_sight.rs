@@ -4,7 +4,7 @@
 
 use glam::Vec2;
 
-use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
+use crate::spatial_grid::SpatialGrid;
 
 /// `sees[j]` tells whether agent `j` sees its target. Returns a unit-disk pull, zero when no
 /// ally in the radius sees it.
@@ -14,17 +14,13 @@ pub fn follow_seers(i: u32, p: Vec2, y: f32, radius: f32, max_samples: u32, grid
     }
     let mut sum = Vec2::ZERO;
     let mut n = 0u32;
-    let skip = grid.rank().get(i as usize).map_or(usize::MAX, |&k| k as usize);
-    let near = Near { p, y, reach: radius, add_radius: false, skip };
     let (records, order) = (grid.sorted(), grid.order());
-    grid.for_each_row(p, radius, |a, b| {
-        for_each_near(records, a, b, false, &near, |k| {
-            if sees[order[k] as usize] {
-                sum += Vec2::new(records[k].x, records[k].y);
-                n += 1;
-            }
-            n < max_samples
-        })
+    grid.for_each_neighbour(i, p, y, radius, false, |k| {
+        if sees[order[k] as usize] {
+            sum += Vec2::new(records[k].x, records[k].y);
+            n += 1;
+        }
+        n < max_samples
     });
     if n == 0 {
         return Vec2::ZERO;

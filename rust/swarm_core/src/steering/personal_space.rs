@@ -4,7 +4,7 @@
 use glam::Vec2;
 
 use crate::noise::hash_dir;
-use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
+use crate::spatial_grid::SpatialGrid;
 
 /// Returns the push and whether the agent is alone within `contact`. That is only answered when
 /// the scan's window covers it (`0 < contact <= radius`; otherwise the answer is false): the scan
@@ -31,8 +31,6 @@ pub fn personal_space(
         return (Vec2::ZERO, false);
     }
     let asked = contact > 0.0 && contact <= radius;
-    // The agent's own record is skipped by rank.
-    let me = grid.rank().get(i as usize).map_or(usize::MAX, |&k| k as usize);
     let mut s = Scan {
         p,
         inv_r: 1.0 / radius,
@@ -45,20 +43,16 @@ pub fn personal_space(
         max_samples,
         touching: !asked,
     };
-    // Straight over the grid's cell-ordered records.
-    let near = Near { p, y, reach: radius, add_radius: false, skip: me };
-    let sorted = s.sorted;
-    grid.for_each_row_either_way(p, radius, backward, |a, b| {
-        for_each_near(
-            sorted,
-            a,
-            b,
-            backward,
-            &near,
-            #[inline(always)]
-            |k| s.take(k),
-        )
-    });
+    // Straight over the grid's cell-ordered records (the agent's own is skipped by rank).
+    grid.for_each_neighbour(
+        i,
+        p,
+        y,
+        radius,
+        backward,
+        #[inline(always)]
+        |k| s.take(k),
+    );
     (s.acc.clamp_length_max(1.0), !s.touching)
 }
 

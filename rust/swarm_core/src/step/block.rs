@@ -1,7 +1,7 @@
 //! Stage 5, body blocking (see `body_blocking`): overlapping bodies are pushed apart over a few
-//! passes on the grid. Reads the push resistances by rank, flags, tiers and the archetype maxima; writes `next_pos`
-//! (unless the positions stay in the grid's records, `write_back` false), the grid's records and
-//! the blocking buffers.
+//! passes on the grid. Reads the push resistances by rank, flags, tiers and the archetype maxima;
+//! writes `next_pos` (unless the positions stay in the grid's records, `write_back` false), the
+//! grid's records and the blocking buffers.
 
 use glam::{Vec3, Vec4};
 

@@ -99,7 +99,7 @@ pub(crate) fn classify(
     lod_dist.resize(n, 0.0);
     sees.resize(n, true);
     let ladder = s.lod.enabled;
-    // Whole blocks of agents at rest far from every target are passed over (`chunk_sleeps`).
+    // Whole blocks of agents at rest far from every target are passed over (`block_sleeps`).
     // Perceiving agents read their distance every step, so then none may perceive; and beyond
     // waking distance an agent sees no target (Out-of-Sight Fallback's neighbours read that),
     // so no such sight may reach that far.
@@ -130,7 +130,7 @@ pub(crate) fn classify(
             for b0 in (0..ld.len()).step_by(SLEEP_BLOCK) {
                 let b1 = (b0 + SLEEP_BLOCK).min(ld.len());
                 let base = ci * CHUNK + b0;
-                if skip_sleepers && chunk_sleeps(targets, &pos[base..base + (b1 - b0)], &flags[b0..b1], wake_within) {
+                if skip_sleepers && block_sleeps(targets, &pos[base..base + (b1 - b0)], &flags[b0..b1], wake_within) {
                     // Nobody wakes: each stays dormant (flags and countdown as they are) and
                     // Cheap, and sees its target only by a plain sight that needs none.
                     debug_assert!((base..base + (b1 - b0)).all(|i| {
@@ -203,7 +203,7 @@ pub(crate) fn classify(
 }
 
 /// Agents per block of a chunk that the classification passes over whole when it sleeps
-/// (`chunk_sleeps`). Fixed, so which agents are passed over never depends on the thread count.
+/// (`block_sleeps`). Fixed, so which agents are passed over never depends on the thread count.
 const SLEEP_BLOCK: usize = 128;
 
 /// Whether a block of agents (positions `pos`, `flags`) sleeps through this classification: every
@@ -212,7 +212,7 @@ const SLEEP_BLOCK: usize = 128;
 /// for rounding) from every registered target, so none of them wakes. Classifying them would
 /// change nothing but their distance (which nobody reads of a dormant agent that does not
 /// perceive) and their plain sight (none, where the caller allows the pass).
-fn chunk_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32) -> bool {
+fn block_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32) -> bool {
     if !flags.iter().all(|&f| f & FLAGS_RESTING == FLAGS_RESTING) {
         return false;
     }
