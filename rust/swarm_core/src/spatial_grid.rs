@@ -24,8 +24,16 @@ pub struct SpatialGrid {
     cell_start: Vec<u32>,
     /// Agent indices sorted by cell.
     entries: Vec<u32>,
-    /// By agent index: its cell while the grid is rebuilt, then its position in `entries`.
-    agent_cell: Vec<u32>,
+    /// By agent index: its position in `entries` (its rank).
+    rank: Vec<u32>,
+    /// By agent index: its cell in the last rebuild.
+    cell: Vec<u32>,
+    /// By agent index: its cell in the rebuild under way (swapped with `cell` at the end).
+    next_cell: Vec<u32>,
+    /// The patch's scratch: `(cell << 32) | agent` of the agents that changed cell, and the
+    /// entries of the cells it rewrites.
+    movers: Vec<u64>,
+    patched: Vec<u32>,
     /// `(x, z, y, radius)` in `entries` order: ground-plane position, height (agents on
     /// another floor are not neighbours) and body radius.
     sorted: Vec<Vec4>,
@@ -41,6 +49,10 @@ pub const LAYER_GAP: f32 = 1.2;
 /// cell then spans two rows instead of three, with longer runs of records in each, over about
 /// the same area (fewer row set-ups, fuller blocks in `for_each_near`).
 const CELL_SHAPE: Vec2 = Vec2::new(0.5, 2.0);
+
+/// A rebuild files only the agents that changed cell (`SpatialGrid::patch`) when they are at most
+/// one in this many (and the cells are the same); otherwise it sorts everyone again.
+const PATCH_SHARE: usize = 16;
 
 /// Records a neighbour loop tests at once in `for_each_near`.
 const NEAR_BLOCK: usize = 8;
@@ -178,14 +190,23 @@ impl SpatialGrid {
             // A crowd needs about one or two cells per agent; sparser spreads grow it (rarely).
             cell_start: Vec::with_capacity(agents * 2 + 4097),
             entries: Vec::with_capacity(agents),
-            agent_cell: Vec::with_capacity(agents),
+            rank: Vec::with_capacity(agents),
+            cell: Vec::with_capacity(agents),
+            next_cell: Vec::with_capacity(agents),
             sorted: Vec::with_capacity(agents),
             ..Default::default()
         }
     }
 
     pub fn heap_bytes(&self) -> usize {
-        (self.cell_start.capacity() + self.entries.capacity() + self.agent_cell.capacity()) * 4
+        (self.cell_start.capacity()
+            + self.entries.capacity()
+            + self.rank.capacity()
+            + self.cell.capacity()
+            + self.next_cell.capacity()
+            + self.patched.capacity())
+            * 4
+            + self.movers.capacity() * 8
             + self.sorted.capacity() * 16
     }
 
@@ -231,29 +252,55 @@ impl SpatialGrid {
         while cells_over(cell) > max_cells {
             cell *= 2.0;
         }
+        let inv_cell = Vec2::ONE / (CELL_SHAPE * cell);
+        let dims_x = (extent.x * inv_cell.x) as u32 + 1;
+        let dims_z = (extent.y * inv_cell.y) as u32 + 1;
+        // The same cells as the last rebuild, for as many agents: only the agents that changed
+        // cell need filing anew (`patch`).
+        let same_cells = self.cell.len() == n
+            && (self.cell_size, self.inv_cell, self.origin, self.dims_x, self.dims_z)
+                == (cell, inv_cell, lo, dims_x, dims_z);
         self.cell_size = cell;
-        self.inv_cell = Vec2::ONE / (CELL_SHAPE * cell);
+        self.inv_cell = inv_cell;
         self.origin = lo;
-        self.dims_x = (extent.x * self.inv_cell.x) as u32 + 1;
-        self.dims_z = (extent.y * self.inv_cell.y) as u32 + 1;
-        let cells = (self.dims_x * self.dims_z) as usize;
+        self.dims_x = dims_x;
+        self.dims_z = dims_z;
         self.last_x = (self.dims_x - 1) as f32;
         self.last_z = (self.dims_z - 1) as f32;
 
-        self.agent_cell.resize(n, 0);
+        self.next_cell.resize(n, 0);
         let (origin, inv, dims, last) =
             (self.origin, self.inv_cell, (self.dims_x, self.dims_z), (self.last_x, self.last_z));
-        self.agent_cell.par_chunks_mut(PAR_CHUNK).zip(pos.par_chunks(PAR_CHUNK)).for_each(|(out, p)| {
-            for (c, p) in out.iter_mut().zip(p) {
-                *c = cell_of(origin, inv, dims, last, Vec2::new(p.x, p.z));
-            }
-        });
+        let old = &self.cell[..if same_cells { n } else { 0 }];
+        let movers: usize = self
+            .next_cell
+            .par_chunks_mut(PAR_CHUNK)
+            .zip(pos.par_chunks(PAR_CHUNK))
+            .enumerate()
+            .map(|(ci, (out, p))| {
+                for (c, p) in out.iter_mut().zip(p) {
+                    *c = cell_of(origin, inv, dims, last, Vec2::new(p.x, p.z));
+                }
+                let was = old.get(ci * PAR_CHUNK..ci * PAR_CHUNK + out.len()).unwrap_or(&[]);
+                was.iter().zip(out.iter()).filter(|(a, b)| a != b).count()
+            })
+            .sum();
+        if same_cells && movers * PATCH_SHARE <= n {
+            self.patch();
+        } else {
+            self.sort_by_cell();
+        }
+        std::mem::swap(&mut self.cell, &mut self.next_cell);
+        self.refresh_positions(pos, radius);
+    }
 
-        // Counting sort: counts, running ends, then a backward scatter that leaves each cell's
-        // start behind and keeps ascending agent index within a cell.
+    /// Files every agent by `next_cell`, by counting sort: counts, running ends, then a backward
+    /// scatter that leaves each cell's start behind and keeps ascending agent index within a cell.
+    fn sort_by_cell(&mut self) {
+        let (n, cells) = (self.next_cell.len(), (self.dims_x * self.dims_z) as usize);
         self.cell_start.clear();
         self.cell_start.resize(cells + 1, 0);
-        for &c in &self.agent_cell {
+        for &c in &self.next_cell {
             self.cell_start[c as usize] += 1;
         }
         // The running total in a register: reading back the entry just written would put a
@@ -266,14 +313,102 @@ impl SpatialGrid {
         }
         self.cell_start[cells] = n as u32;
         self.entries.resize(n, 0);
-        for (i, c) in self.agent_cell.iter_mut().enumerate().rev() {
-            let slot = &mut self.cell_start[*c as usize];
+        self.rank.resize(n, 0);
+        for (i, &c) in self.next_cell.iter().enumerate().rev() {
+            let slot = &mut self.cell_start[c as usize];
             *slot -= 1;
             self.entries[*slot as usize] = i as u32;
-            // From here on `agent_cell` holds each agent's rank in `entries`.
-            *c = *slot;
+            self.rank[i] = *slot;
         }
-        self.refresh_positions(pos, radius);
+    }
+
+    /// Files anew only the agents whose cell changed since the last rebuild (`cell` to
+    /// `next_cell`, same cells and agent count): between the lowest and the highest such agent's
+    /// old or new cell, the entries are rewritten in one pass in (cell, agent index) order, those
+    /// that leave dropped and those that arrive merged in, and each cell's start moves by the
+    /// arrivals less the departures below it; nothing outside those cells moves. The same entries,
+    /// starts and ranks as `sort_by_cell`, for a fraction of its work where most agents stand still
+    /// (a resting horde).
+    fn patch(&mut self) {
+        let (cell, next) = (&self.cell, &self.next_cell);
+        // `(cell << 32) | agent` of each agent that changed cell: where it arrives, and (in
+        // `patched`, for now) the cell it leaves. Sixteen agents at a time are compared at once
+        // (most of them stand still).
+        self.movers.clear();
+        self.patched.clear();
+        for (b, (from, to)) in cell.chunks(16).zip(next.chunks(16)).enumerate() {
+            if from.iter().zip(to).fold(0, |d, (a, b)| d | (a ^ b)) == 0 {
+                continue;
+            }
+            for (k, (&from, &to)) in from.iter().zip(to).enumerate() {
+                if from != to {
+                    self.movers.push(((to as u64) << 32) | (b * 16 + k) as u64);
+                    self.patched.push(from);
+                }
+            }
+        }
+        if self.movers.is_empty() {
+            return;
+        }
+        self.movers.sort_unstable();
+        self.patched.sort_unstable();
+        let (arrive, leave) = (&self.movers, &self.patched);
+        let first = (arrive[0] >> 32).min(leave[0] as u64) as usize;
+        let last = (arrive[arrive.len() - 1] >> 32).max(leave[leave.len() - 1] as u64) as usize;
+        let (r0, r1) = (self.cell_start[first] as usize, self.cell_start[last + 1] as usize);
+
+        // Each cell's start moves by the arrivals less the departures in the cells below it:
+        // events in cell order, the running offset added to the starts up to each one.
+        let (mut ai, mut li, mut offset, mut from) = (0, 0, 0u32, first + 1);
+        loop {
+            let a = arrive.get(ai).map_or(usize::MAX, |&m| (m >> 32) as usize);
+            let l = leave.get(li).map_or(usize::MAX, |&c| c as usize);
+            let at = a.min(l);
+            if at == usize::MAX {
+                break;
+            }
+            for s in &mut self.cell_start[from.min(at + 1)..at + 1] {
+                *s = s.wrapping_add(offset);
+            }
+            from = from.max(at + 1);
+            if a == at {
+                offset = offset.wrapping_add(1);
+                ai += 1;
+            } else {
+                offset = offset.wrapping_sub(1);
+                li += 1;
+            }
+        }
+        debug_assert_eq!(offset, 0);
+
+        // The entries in (cell, agent) order: those that stay, with the arrivals merged in.
+        let mut out = std::mem::take(&mut self.patched);
+        out.clear();
+        out.resize(r1 - r0, 0);
+        let (mut w, mut m) = (0, 0);
+        for &j in &self.entries[r0..r1] {
+            let c = next[j as usize];
+            if c != cell[j as usize] {
+                continue;
+            }
+            let key = ((c as u64) << 32) | j as u64;
+            while m < arrive.len() && arrive[m] < key {
+                out[w] = arrive[m] as u32;
+                (w, m) = (w + 1, m + 1);
+            }
+            out[w] = j;
+            w += 1;
+        }
+        for &a in &arrive[m..] {
+            out[w] = a as u32;
+            w += 1;
+        }
+        debug_assert_eq!(w, r1 - r0);
+        self.entries[r0..r1].copy_from_slice(&out);
+        for (k, &j) in (r0..r1).zip(&out) {
+            self.rank[j as usize] = k as u32;
+        }
+        self.patched = out;
     }
 
     /// Copies the agents' positions and radii into the cell-ordered records (the last part of a
@@ -300,7 +435,7 @@ impl SpatialGrid {
 
     /// Each agent's index into `entries` / `sorted`.
     pub fn rank(&self) -> &[u32] {
-        &self.agent_cell
+        &self.rank
     }
 
     /// Swaps the cell-ordered records with `other` (same length): a solver that writes new
@@ -371,7 +506,7 @@ impl SpatialGrid {
         backward: bool,
         mut f: impl FnMut(usize) -> bool,
     ) {
-        let skip = self.agent_cell.get(i as usize).map_or(usize::MAX, |&k| k as usize);
+        let skip = self.rank.get(i as usize).map_or(usize::MAX, |&k| k as usize);
         let near = Near { p, y, reach, add_radius: false, skip };
         let records = &self.sorted[..];
         // `f` is called through a closure of its own: handing on `&mut f` kept Personal Space's
@@ -530,6 +665,38 @@ mod tests {
             });
             prop_assert_eq!(got, want);
             prop_assert_eq!(done, !stopped);
+        }
+    }
+
+    proptest! {
+        /// A rebuild that files only the agents that changed cell (a few of them, inside the
+        /// same bounds) leaves exactly the grid a rebuild from nothing gives, step after step.
+        #[test]
+        fn patched_rebuild_matches_a_fresh_one(
+            pts in prop::collection::vec((-20.0f32..20.0, -20.0f32..20.0), 16..300),
+            steps in prop::collection::vec(prop::collection::vec((0usize..1000, -3.0f32..3.0, -3.0f32..3.0), 0..20), 1..6),
+            cell in 0.3f32..3.0,
+        ) {
+            // Two agents pin the bounds, so the cells stay the same and the patch is taken.
+            let mut pos: Vec<Vec3> = vec![Vec3::new(-21.0, 0.0, -21.0), Vec3::new(21.0, 0.0, 21.0)];
+            pos.extend(pts.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)));
+            let radius = |i: usize| 0.3 + (i % 3) as f32 * 0.1;
+            let mut g = SpatialGrid::with_capacity(pos.len());
+            g.rebuild(&pos, &radius, cell);
+            for moves in steps {
+                for &(k, dx, dz) in moves.iter().take(pos.len() / PATCH_SHARE) {
+                    let i = 2 + k % (pos.len() - 2);
+                    pos[i] = (pos[i] + Vec3::new(dx, 0.0, dz)).clamp(Vec3::splat(-20.5), Vec3::splat(20.5));
+                }
+                g.rebuild(&pos, &radius, cell);
+                let mut fresh = SpatialGrid::with_capacity(pos.len());
+                fresh.rebuild(&pos, &radius, cell);
+                prop_assert_eq!(&g.entries, &fresh.entries);
+                prop_assert_eq!(&g.cell_start, &fresh.cell_start);
+                prop_assert_eq!(&g.rank, &fresh.rank);
+                prop_assert_eq!(&g.cell, &fresh.cell);
+                prop_assert_eq!(&g.sorted, &fresh.sorted);
+            }
         }
     }
 
