@@ -157,6 +157,20 @@ pub(crate) fn classify(
                 for k in b0..b1 {
                     let i = ci * CHUNK + k;
                     let p = pos[i];
+                    if skip_sleepers
+                        && flags[k] & FLAGS_RESTING == FLAGS_RESTING
+                        && far_from_targets(targets, flat(p), flat(p), wake_within)
+                    {
+                        // One agent of a block that stays awake, sleeping as a whole block
+                        // would (above).
+                        sees[k] = !out_of_sight || !archetypes[arch[i] as usize].config.behavior.use_out_of_sight;
+                        if ladder {
+                            tiers[k] = lod::CHEAP;
+                            counts.cheap += 1;
+                            counts.dormant += 1;
+                        }
+                        continue;
+                    }
                     let dist = targets
                         .get(target[i])
                         .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
@@ -221,6 +235,13 @@ fn block_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32)
         lo = lo.min(flat(*p));
         hi = hi.max(flat(*p));
     }
+    far_from_targets(targets, lo, hi, wake_within)
+}
+
+/// Whether the ground-plane rectangle `lo..=hi` lies farther than `wake_within` (plus a metre
+/// for rounding) from every registered target.
+#[inline]
+fn far_from_targets(targets: &Targets, lo: Vec2, hi: Vec2, wake_within: f32) -> bool {
     let reach = wake_within + 1.0;
     targets.registered().all(|t| {
         let c = flat(t.position);
