@@ -50,6 +50,8 @@ func run() -> bool:
 	await physics_frames(8)
 	_check_positions(manager, box_mm, box_ids, "box")
 	_check_positions(manager, capsule_mm, capsule_ids, "capsule")
+	_check_aabb(box_mm, "box")
+	_check_aabb(capsule_mm, "capsule")
 
 	# Despawn some of each: the counts follow after the next physics frame.
 	for i in range(0, 20, 2):  # 10 boxes
@@ -66,6 +68,7 @@ func run() -> bool:
 	await physics_frames(8)
 	_check_positions(manager, box_mm, live_boxes, "box after despawns")
 	_check_positions(manager, capsule_mm, live_capsules, "capsule after despawns")
+	_check_aabb(box_mm, "box after despawns")
 
 	# Spawning again grows the count; despawning all of an archetype empties it.
 	for i in 4:
@@ -110,3 +113,25 @@ func _check_positions(manager: SwarmManager, mm: MultiMesh, ids: Array, what: St
 		else:
 			drawn.remove_at(found)
 	check(missing == 0, "%s: %d of %d agents are not drawn where they are" % [what, missing, ids.size()])
+
+
+## The MultiMesh carries a custom AABB (so the renderer does not recompute one from every
+## instance on each upload) that encloses every instance's mesh box as drawn.
+func _check_aabb(mm: MultiMesh, what: String) -> void:
+	var aabb := mm.custom_aabb
+	if not check(aabb.size != Vector3.ZERO, "%s: the MultiMesh has no custom AABB" % what):
+		return
+	var buf := mm.buffer
+	var stride := buf.size() / mm.instance_count
+	var mesh_box := mm.mesh.get_aabb()
+	var outside := 0
+	for i in mm.instance_count:
+		var k := i * stride
+		var basis := Basis(Vector3(buf[k], buf[k + 4], buf[k + 8]), Vector3(buf[k + 1], buf[k + 5], buf[k + 9]),
+			Vector3(buf[k + 2], buf[k + 6], buf[k + 10]))
+		var drawn := Transform3D(basis, Vector3(buf[k + 3], buf[k + 7], buf[k + 11])) * mesh_box
+		if not aabb.grow(0.001).encloses(drawn):
+			outside += 1
+	check(outside == 0, "%s: %d of %d instances reach outside the custom AABB %s" % [what, outside, mm.instance_count, aabb])
+	# Tight enough to cull by: no more than the mesh's reach around the instance origins.
+	check(aabb.size.x < 40.0 and aabb.size.z < 40.0, "%s: custom AABB %s is far larger than the crowd" % [what, aabb])
