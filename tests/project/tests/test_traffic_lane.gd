@@ -52,6 +52,16 @@ func run() -> bool:
 			check(back.dot(Vector3(-1, 0, 0)) > 0.99, "a forward vehicle's -Z faces +X: basis.z = %s" % back)
 			drawn.append(buf[i * 12 + 3])
 		drawn.sort()
+		# A fixed custom AABB (the renderer never recomputes one) that holds every vehicle.
+		var aabb := mmi.multimesh.custom_aabb
+		if check(aabb.size != Vector3.ZERO, "the lane's MultiMesh has no custom AABB"):
+			var box := mmi.multimesh.mesh.get_aabb()
+			for i in mmi.multimesh.instance_count:
+				var k := i * 12
+				var basis := Basis(Vector3(buf[k], buf[k + 4], buf[k + 8]), Vector3(buf[k + 1], buf[k + 5], buf[k + 9]),
+					Vector3(buf[k + 2], buf[k + 6], buf[k + 10]))
+				var seen := Transform3D(basis, Vector3(buf[k + 3], buf[k + 7], buf[k + 11])) * box
+				check(aabb.grow(0.001).encloses(seen), "vehicle %d's box %s reaches outside the custom AABB %s" % [i, seen, aabb])
 		var listed := Array(forward.get_vehicle_offsets())
 		listed.sort()
 		for i in mini(drawn.size(), listed.size()):

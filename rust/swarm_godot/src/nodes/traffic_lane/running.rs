@@ -135,6 +135,10 @@ impl Running {
                 let mut buffer = PackedFloat32Array::new();
                 buffer.resize(counts[k] * 12);
                 let centre_z = aabbs[k].map_or(0.0, |a| a.position.z + 0.5 * a.size.z);
+                if let Some(aabb) = lane_aabb(&points, mesh.get_aabb(), centre_z) {
+                    // Fixed for the lane: Godot then never recomputes it from the instances.
+                    mm.set_custom_aabb(aabb);
+                }
                 Some(KindVisual { instance: mmi, multimesh: mm, buffer, centre_z })
             })
             .collect();
@@ -260,4 +264,24 @@ impl Running {
         self.voices.free();
         self.colliders.free();
     }
+}
+
+/// The box every vehicle of a mesh with `mesh_box` (centred on the curve at `centre_z`) stays
+/// in, in the path's space, at any offset and orientation: the curve's points' bounds grown by
+/// the mesh's farthest corner from that centre. `None` for no points (or non-finite ones).
+fn lane_aabb(points: &[Vec3], mesh_box: Aabb, centre_z: f32) -> Option<Aabb> {
+    let (lo, hi) =
+        points.iter().fold((Vec3::splat(f32::MAX), Vec3::splat(f32::MIN)), |(lo, hi), &p| (lo.min(p), hi.max(p)));
+    if !(lo.cmple(hi).all() && lo.is_finite() && hi.is_finite()) {
+        return None;
+    }
+    let (a, b) = (to_vec3(mesh_box.position), to_vec3(mesh_box.position + mesh_box.size));
+    let shift = Vec3::new(0.0, 0.0, centre_z);
+    let corner = (a - shift).abs().max((b - shift).abs());
+    let reach = corner.length().max(0.01);
+    if !reach.is_finite() {
+        return None;
+    }
+    let size = hi - lo + Vec3::splat(2.0 * reach);
+    Some(Aabb::new(to_vector3(lo - Vec3::splat(reach)), to_vector3(size)))
 }
