@@ -294,6 +294,12 @@ impl SpatialGrid {
         self.refresh_positions(pos, radius);
     }
 
+    /// Forgets the last rebuild's filing, so the next rebuild sorts everyone (when agent indices
+    /// have been permuted, nearly all would count as changing cell).
+    pub fn forget(&mut self) {
+        self.cell.clear();
+    }
+
     /// Files every agent by `next_cell`, by counting sort: counts, running ends, then a backward
     /// scatter that leaves each cell's start behind and keeps ascending agent index within a cell.
     fn sort_by_cell(&mut self) {
@@ -314,11 +320,11 @@ impl SpatialGrid {
         self.cell_start[cells] = n as u32;
         self.entries.resize(n, 0);
         self.rank.resize(n, 0);
-        for (i, &c) in self.next_cell.iter().enumerate().rev() {
+        for (i, (&c, rank)) in self.next_cell.iter().zip(self.rank.iter_mut()).enumerate().rev() {
             let slot = &mut self.cell_start[c as usize];
             *slot -= 1;
             self.entries[*slot as usize] = i as u32;
-            self.rank[i] = *slot;
+            *rank = *slot;
         }
     }
 

@@ -89,6 +89,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         state.layout += 1;
         state.unsorted = 0;
         state.reordered_at = state.ticks;
+        // Agent indices now stand for other agents: nearly all would count as changing cell.
+        ws.grid.forget();
         ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
     }
     classify_and_rebuild_grid(state, ws, dt);
