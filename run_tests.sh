@@ -30,8 +30,9 @@ echo "== [1/6] cargo test --release -p swarm_core, and the binding layer's own u
 cargo test --release -p swarm_core
 cargo test --release -p swarm_godot --lib
 # The dormancy scenarios once more in a debug build: the step's debug assertions check that
-# chunks of resting agents passed over by classification would have stayed as they are.
-cargo test -p swarm_core --test scenarios -- dorman sleeping
+# chunks of resting agents passed over by classification would have stayed as they are, and that
+# a grid rebuild that kept records (a patch) left what a full one would.
+cargo test -p swarm_core --test scenarios -- dorman sleeping bigger_radius
 
 echo "== [2/6] tools/build.sh (GDExtension, release)"
 tools/build.sh

@@ -285,17 +285,26 @@ impl SpatialGrid {
                 was.iter().zip(out.iter()).filter(|(a, b)| a != b).count()
             })
             .sum();
-        if same_cells && movers * PATCH_SHARE <= n {
-            self.patch();
+        // The ranks whose records take their radius anew: those a patch rewrote (none when no
+        // agent changed cell), or all after a full sort.
+        let rewritten = if same_cells && movers * PATCH_SHARE <= n && self.sorted.len() == n {
+            self.patch().unwrap_or((0, 0))
         } else {
             self.sort_by_cell();
-        }
+            (0, n)
+        };
         std::mem::swap(&mut self.cell, &mut self.next_cell);
-        self.refresh_positions(pos, radius);
+        self.refresh_positions(pos, radius, rewritten);
+        // What a full refresh gives (`forget` keeps the kept radii true).
+        debug_assert!(self.entries.iter().zip(&self.sorted).all(|(&i, e)| {
+            let p = pos[i as usize];
+            e.to_array().map(f32::to_bits) == [p.x, p.z, p.y, radius(i as usize)].map(f32::to_bits)
+        }));
     }
 
-    /// Forgets the last rebuild's filing, so the next rebuild sorts everyone (when agent indices
-    /// have been permuted, nearly all would count as changing cell).
+    /// Forgets the last rebuild's filing, so the next rebuild sorts everyone and reads every
+    /// radius: to be called whenever an agent index may come to stand for another agent (storage
+    /// reordered, agents added or removed) or an agent's radius may change.
     pub fn forget(&mut self) {
         self.cell.clear();
     }
@@ -335,7 +344,7 @@ impl SpatialGrid {
     /// arrivals less the departures below it; nothing outside those cells moves. The same entries,
     /// starts and ranks as `sort_by_cell`, for a fraction of its work where most agents stand still
     /// (a resting horde).
-    fn patch(&mut self) {
+    fn patch(&mut self) -> Option<(usize, usize)> {
         let (cell, next) = (&self.cell, &self.next_cell);
         // `(cell << 32) | agent` of each agent that changed cell: where it arrives, and (in
         // `patched`, for now) the cell it leaves. Sixteen agents at a time are compared at once
@@ -354,7 +363,7 @@ impl SpatialGrid {
             }
         }
         if self.movers.is_empty() {
-            return;
+            return None;
         }
         self.movers.sort_unstable();
         self.patched.sort_unstable();
@@ -415,18 +424,27 @@ impl SpatialGrid {
             self.rank[j as usize] = k as u32;
         }
         self.patched = out;
+        Some((r0, r1))
     }
 
     /// Copies the agents' positions and radii into the cell-ordered records (the last part of a
-    /// rebuild).
-    fn refresh_positions(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync)) {
+    /// rebuild). Outside the ranks `r0..r1` (those a patch rewrote, or all), each record's radius
+    /// is kept: the same agent stands there as at the last rebuild, with the same radius (`forget`
+    /// is called wherever either could change), and reading it anew would cost a pass over the
+    /// agents' parameters.
+    fn refresh_positions(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync), (r0, r1): (usize, usize)) {
         self.sorted.resize(self.entries.len(), Vec4::ZERO);
-        self.sorted.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
-            for (o, &i) in out.iter_mut().zip(idx) {
-                let p = pos[i as usize];
-                *o = Vec4::new(p.x, p.z, p.y, radius(i as usize));
-            }
-        });
+        self.sorted.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).enumerate().for_each(
+            |(ci, (out, idx))| {
+                let base = ci * PAR_CHUNK;
+                for (k, (o, &i)) in out.iter_mut().zip(idx).enumerate() {
+                    let p = pos[i as usize];
+                    let k = base + k;
+                    let w = if k < r0 || k >= r1 { o.w } else { radius(i as usize) };
+                    *o = Vec4::new(p.x, p.z, p.y, w);
+                }
+            },
+        );
     }
 
     /// `(x, z, y, radius)` of each entry, in `entries` order.

@@ -125,6 +125,8 @@ impl Workspace {
     pub(crate) fn positions_changed(&mut self) {
         self.grid_dirty = true;
         self.pending_bounds = None;
+        // Agents may have been added, removed or swapped, or their radii changed.
+        self.grid.forget();
     }
 
     /// Rebuilds the spatial grid for `pos` and radii from `params` (cell size for a step of `dt`).

@@ -185,6 +185,8 @@ impl World {
                     p.push_resistance = pr;
                 }
             }
+            // The grid's records hold the old radii.
+            self.positions_changed();
         }
         self.ws.maxima = ArchetypeMaxima::of(&self.state.archetypes);
         true

@@ -774,3 +774,35 @@ fn reduced_agents_blend_their_steering_only_on_their_updates() {
     }
     assert!(held > 20_000 && blended > 20_000, "held {held}, blended {blended}");
 }
+
+#[test]
+fn a_bigger_radius_set_on_the_archetype_pushes_standing_agents_apart() {
+    // Two agents stand 1 m apart, clear of each other, long enough for the grid to keep its cells
+    // (its rebuild then keeps each record's radius); growing the archetype's radius must still
+    // reach body blocking at once.
+    let lod = swarm_core::LodSettings { enabled: false, ..Default::default() };
+    let mut w = World::new(WorldSettings { max_agents: 10, worker_threads: 1, seed: 7, lod, ..Default::default() });
+    let mut a = Archetype::default();
+    a.behavior.use_idle_motion = false;
+    a.behavior.use_personal_space = false;
+    a.agent_radius = 0.3;
+    let arch = w.add_archetype(a.clone());
+    // A bigger archetype far off sets the cell size, so the change below leaves it alone.
+    let mut big = a.clone();
+    big.agent_radius = 1.0;
+    let big = w.add_archetype(big);
+    w.spawn(big, Vec3::new(40.0, 0.0, 40.0)).unwrap();
+    let p = w.spawn(arch, Vec3::new(-0.5, 0.0, 0.0)).unwrap();
+    let q = w.spawn(arch, Vec3::new(0.5, 0.0, 0.0)).unwrap();
+    let gap = |w: &World| flat(w.position(p).unwrap()).distance(flat(w.position(q).unwrap()));
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    assert!((gap(&w) - 1.0).abs() < 1e-4, "they moved while clear of each other: {}", gap(&w));
+    a.agent_radius = 0.8;
+    assert!(w.update_archetype(arch, a));
+    for _ in 0..60 {
+        w.step(DT);
+    }
+    assert!(gap(&w) > 1.5, "bodies of radius 0.8 still 1 m apart: {}", gap(&w));
+}
