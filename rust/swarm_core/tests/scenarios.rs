@@ -119,14 +119,21 @@ fn capacity_is_enforced_and_bad_positions_are_refused() {
     assert_eq!(w.spawn(arch + 1, Vec3::ZERO), Err(swarm_core::SpawnError::UnknownArchetype));
 }
 
+/// A small world for body blocking between agents that stand still, and their archetype (no idle
+/// motion). Without a target or a camera they would be Cheap and coast between their LOD updates
+/// (body blocking leaves coasting agents alone), so LOD is off.
+fn standing_pair_world() -> (World, Archetype) {
+    let lod = swarm_core::LodSettings { enabled: false, ..Default::default() };
+    let w = World::new(WorldSettings { max_agents: 10, worker_threads: 1, seed: 7, lod, ..Default::default() });
+    let mut a = Archetype::default();
+    a.behavior.use_idle_motion = false;
+    (w, a)
+}
+
 #[test]
 fn heavier_agents_are_pushed_less() {
-    // Without a target or a camera both would be Cheap and coast between their LOD updates
-    // (body blocking leaves coasting agents alone); this is about push resistance, so LOD is off.
-    let lod = swarm_core::LodSettings { enabled: false, ..Default::default() };
-    let mut w = World::new(WorldSettings { max_agents: 10, worker_threads: 1, seed: 7, lod, ..Default::default() });
-    let mut light = Archetype::default();
-    light.behavior.use_idle_motion = false;
+    // This is about push resistance (see `standing_pair_world`).
+    let (mut w, light) = standing_pair_world();
     let mut heavy = light.clone();
     heavy.push_resistance = 9.0;
     let (l, h) = (w.add_archetype(light), w.add_archetype(heavy));
@@ -780,10 +787,7 @@ fn a_bigger_radius_set_on_the_archetype_pushes_standing_agents_apart() {
     // Two agents stand 1 m apart, clear of each other, long enough for the grid to keep its cells
     // (its rebuild then keeps each record's radius); growing the archetype's radius must still
     // reach body blocking at once.
-    let lod = swarm_core::LodSettings { enabled: false, ..Default::default() };
-    let mut w = World::new(WorldSettings { max_agents: 10, worker_threads: 1, seed: 7, lod, ..Default::default() });
-    let mut a = Archetype::default();
-    a.behavior.use_idle_motion = false;
+    let (mut w, mut a) = standing_pair_world();
     a.behavior.use_personal_space = false;
     a.agent_radius = 0.3;
     let arch = w.add_archetype(a.clone());
