@@ -152,6 +152,7 @@ impl Visuals {
                 v.instance.set_extra_cull_margin(margin);
             }
             (Some(mesh), None) => {
+                let lift = lift_of(&mesh);
                 let mut mm = MultiMesh::new_gd();
                 mm.set_transform_format(TransformFormat::TRANSFORM_3D);
                 mm.set_use_colors(debug.is_some());
@@ -171,8 +172,8 @@ impl Visuals {
                     instance: mmi,
                     multimesh: mm,
                     buffer: PackedFloat32Array::new(),
-                    lift: lift_of(&mesh),
-                    reach: reach_of(&mesh, lift_of(&mesh)),
+                    lift,
+                    reach: reach_of(&mesh, lift),
                     mesh,
                     material,
                     anim,
@@ -333,7 +334,7 @@ impl Visuals {
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
             let chunks = (live.par_chunks_mut(CHUNK * floats), idx.par_chunks(CHUNK), v.still.par_chunks_mut(CHUNK));
             // The instance origins' bounds come along (see `set_bounds`).
-            let bounds = world.install(|| {
+            let mut bounds = world.install(|| {
                 chunks
                     .into_par_iter()
                     .map(|(out, idx, still)| {
@@ -379,7 +380,6 @@ impl Visuals {
                     })
                     .reduce(|| EMPTY_BOUNDS, |a, b| (a.0.min(b.0), a.1.max(b.1)))
             });
-            let mut bounds = bounds;
             for (o, c) in sinking.chunks_exact_mut(floats).zip(corpses.iter().filter(|c| c.archetype as usize == a)) {
                 let t = (c.age / c.lifetime.max(1e-3)).clamp(0.0, 1.0);
                 // With vertex animation the death clip plays first, then the body sinks.

@@ -135,7 +135,7 @@ impl Running {
                 let mut buffer = PackedFloat32Array::new();
                 buffer.resize(counts[k] * 12);
                 let centre_z = aabbs[k].map_or(0.0, |a| a.position.z + 0.5 * a.size.z);
-                if let Some(aabb) = lane_aabb(&points, mesh.get_aabb(), centre_z) {
+                if let Some(aabb) = aabbs[k].and_then(|mesh_box| lane_aabb(&points, mesh_box, centre_z)) {
                     // Fixed for the lane: Godot then never recomputes it from the instances.
                     mm.set_custom_aabb(aabb);
                 }
