@@ -74,6 +74,9 @@ fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
         worker_threads: threads,
         seed: 1,
         lod: LodSettings { enabled: lod, ..Default::default() },
+        // Profiling aid: BENCH_OFF=dormancy turns dormancy off too (with LOD off, the engine
+        // benchmark's like-for-like scene).
+        dormancy_enabled: !std::env::var("BENCH_OFF").unwrap_or_default().contains("dormancy"),
         ..Default::default()
     }
 }

@@ -384,7 +384,7 @@ impl<'a> StepCtx<'a> {
                         st.approach_cache = match field {
                             Some(dir) => [dir, dir],
                             None => {
-                                let ap = approach(p, tp, tv, slot_dir(seed), radius, b);
+                                let ap = approach(p, tp, tv, dist, slot_dir(seed), radius, b);
                                 [ap.steer, ap.goal_dir]
                             }
                         };

@@ -24,17 +24,21 @@ pub fn slot_dir(seed: u32) -> Vec2 {
     hash_dir_fine(seed, 0x51_07)
 }
 
+/// `dist`: the agent's distance to the target, `pos.distance(target_pos)` (the caller has it).
 pub fn approach(
     pos: Vec2,
     target_pos: Vec2,
     target_vel: Vec2,
+    dist: f32,
     fixed_dir: Vec2,
     radius: f32,
     b: &BehaviorProfile,
 ) -> Approach {
     let center = target_pos - target_vel * b.trail_time;
     let to_target = target_pos - pos;
-    let goal_dir = to_target.normalize_or_zero();
+    // `to_target.normalize_or_zero()`, with the length the caller already took.
+    let rcp = 1.0 / dist;
+    let goal_dir = if rcp.is_finite() && rcp > 0.0 { to_target * rcp } else { Vec2::ZERO };
     let from_center = pos - center;
     let d2 = from_center.length_squared();
     let band = b.surround_near_band;
@@ -62,7 +66,7 @@ mod tests {
     #[test]
     fn far_agents_head_to_the_target_at_full_strength() {
         let b = BehaviorProfile::default();
-        let a = approach(Vec2::new(-100.0, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(3), b.surround_radius, &b);
+        let a = approach(Vec2::new(-100.0, 0.0), Vec2::ZERO, Vec2::ZERO, 100.0, slot_dir(3), b.surround_radius, &b);
         assert!((a.steer.length() - 1.0).abs() < 1e-5);
         assert!(a.steer.x > 0.99);
     }
@@ -72,7 +76,7 @@ mod tests {
         let b = BehaviorProfile::default();
         // An agent on the ring east of the target stays east (adaptive slot), nearly still.
         let p = Vec2::new(b.surround_radius, 0.0);
-        let a = approach(p, Vec2::ZERO, Vec2::ZERO, slot_dir(12345), b.surround_radius, &b);
+        let a = approach(p, Vec2::ZERO, Vec2::ZERO, p.length(), slot_dir(12345), b.surround_radius, &b);
         assert!(a.steer.length() < 1.0, "slows within arrival distance");
         let next = p + a.steer * 0.1;
         assert!(next.x > 0.0);
@@ -83,8 +87,8 @@ mod tests {
         let b = BehaviorProfile::default();
         // Target moving +x: an agent straight ahead of it is steered back toward the trailing ring.
         let moving =
-            approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::new(10.0, 0.0), slot_dir(1), b.surround_radius, &b);
-        let still = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::ZERO, slot_dir(1), b.surround_radius, &b);
+            approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::new(10.0, 0.0), 0.5, slot_dir(1), b.surround_radius, &b);
+        let still = approach(Vec2::new(0.5, 0.0), Vec2::ZERO, Vec2::ZERO, 0.5, slot_dir(1), b.surround_radius, &b);
         assert!(moving.steer.x < still.steer.x);
     }
 }
