@@ -424,7 +424,8 @@ func _manager_text(s: _Section) -> String:
 	mean /= maxi(1, values.size())
 	var lines: PackedStringArray = [
 		"%s   agents %d / %d" % [s.manager.name, st.get("agent_count", 0), st.get("capacity", 0)],
-		"step %.2f ms   mean %.2f   peak %.2f (last %d)" % [st.get("step_ms", 0.0), mean, peak, values.size()],
+		"step %.2f ms   mean %.2f   peak %.2f (last %d)   sync %.2f ms" % [st.get("step_ms", 0.0), mean, peak,
+				values.size(), st.get("sync_ms", 0.0)],
 		"LOD full %d   reduced %d   cheap %d   dormant %d" % [st.get("lod_full", 0), st.get("lod_reduced", 0),
 				st.get("lod_cheap", 0), st.get("dormant_count", 0)],
 		"flow field rebuilds %d" % st.get("flow_field_rebakes", 0),

@@ -17,8 +17,9 @@ extends SceneTree
 ## left out (headless); both scenes pay the same for everything else, visuals included.
 ##
 ## Output: JSON {bench, agents, frames, warmup, median_ms, p95_ms, mean_ms, max_ms,
-## step_ms_median} written to --out (and printed). step_ms_median is the median of
-## SwarmManager.get_stats().step_ms for the swarm scene, null for the nav peer.
+## step_ms_median, sync_ms_median} written to --out (and printed). step_ms_median and
+## sync_ms_median are the medians of SwarmManager.get_stats().step_ms and .sync_ms (the visual
+## sync: MultiMesh buffers written and handed over) for the swarm scene, null for the nav peer.
 
 const TARGET_ORBIT_RADIUS := 20.0
 const TARGET_ORBIT_SPEED := 0.1  # rad/s: a slow circle, about 2 m/s
@@ -33,6 +34,7 @@ var frame := 0
 var _last_usec := 0
 var _samples := PackedFloat64Array()
 var _step_samples := PackedFloat64Array()
+var _sync_samples := PackedFloat64Array()
 var _finished := false
 var _started_usec := 0
 
@@ -86,6 +88,11 @@ func _step_ms() -> float:
 	return -1.0
 
 
+## Overridden: the last visual sync in ms as the system under test reports it, or -1.
+func _sync_ms() -> float:
+	return -1.0
+
+
 ## Where the shared target is at physics frame f (both scenes use the same path).
 func target_position(f: int) -> Vector3:
 	var a := f / 60.0 * TARGET_ORBIT_SPEED
@@ -109,6 +116,9 @@ func _on_frame_start() -> void:
 		var s := _step_ms()
 		if s >= 0.0:
 			_step_samples.append(s)
+		var v := _sync_ms()
+		if v >= 0.0:
+			_sync_samples.append(v)
 		if print_series and _samples.size() % 60 == 0:
 			print("frame %d: median %.2f ms over the last 60 frames, step %.2f ms" % [
 					frame, _percentile(_samples.slice(-60), 0.5), s])
@@ -144,6 +154,7 @@ func _finish() -> void:
 		"mean_ms": snappedf(mean, 0.001),
 		"max_ms": snappedf(worst, 0.001),
 		"step_ms_median": snappedf(_percentile(_step_samples, 0.5), 0.001) if not _step_samples.is_empty() else null,
+		"sync_ms_median": snappedf(_percentile(_sync_samples, 0.5), 0.001) if not _sync_samples.is_empty() else null,
 		"wall_s": snappedf((Time.get_ticks_usec() - _started_usec) / 1e6, 0.01),
 	}
 	_report(result)

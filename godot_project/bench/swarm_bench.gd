@@ -64,6 +64,10 @@ func _step_ms() -> float:
 	return manager.get_stats().get("step_ms", -1.0)
 
 
+func _sync_ms() -> float:
+	return manager.get_stats().get("sync_ms", -1.0)
+
+
 func _report(result: Dictionary) -> void:
 	var mm := manager.get_archetype_multimesh(archetype)
 	var near := manager.get_agents_in_radius(target.global_position, 10.0).size()

@@ -2,7 +2,7 @@
 # target counts follow what happened.
 extends "res://test_base.gd"
 
-const KEYS := ["agent_count", "capacity", "step_ms", "active_targets", "registered_targets", "ticks",
+const KEYS := ["agent_count", "capacity", "step_ms", "sync_ms", "active_targets", "registered_targets", "ticks",
 	"lod_full", "lod_reduced", "lod_cheap", "dormant_count", "flow_field_rebakes"]
 
 
@@ -37,6 +37,11 @@ func run() -> bool:
 	check_eq(s0["active_targets"], 1, "stats active_targets with max_active_target_count = 1")
 	check(s0["ticks"] >= 1, "stats ticks after 3 physics frames: %s" % s0["ticks"])
 	check(s0["step_ms"] >= 0.0 and s0["step_ms"] < 1000.0, "stats step_ms: %s" % s0["step_ms"])
+	# The visual sync wrote 25 instances: some time, far under a second.
+	check(s0["sync_ms"] > 0.0 and s0["sync_ms"] < 1000.0, "stats sync_ms: %s" % s0["sync_ms"])
+	var monitor := &"Swarm/Stats sync ms"
+	if check(Performance.has_custom_monitor(monitor), "the manager's sync ms monitor"):
+		check(Performance.get_custom_monitor(monitor) >= 0.0, "the sync ms monitor reads a time")
 	var tiers: int = s0["lod_full"] + s0["lod_reduced"] + s0["lod_cheap"]
 	check(tiers <= 25, "LOD tier counts add up to %d with 25 agents" % tiers)
 	check(s0["dormant_count"] <= 25, "dormant_count %s with 25 agents" % s0["dormant_count"])

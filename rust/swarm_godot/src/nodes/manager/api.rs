@@ -353,7 +353,9 @@ impl SwarmManager {
         self.registry.target_by_handle(h).map(|e| e.node.clone())
     }
 
-    /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `active_targets`,
+    /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `sync_ms` (the last
+    /// visual sync: every archetype's MultiMesh instance buffer written and handed to the
+    /// renderer), `active_targets`,
     /// `registered_targets`, `ticks`, agents per Importance LOD tier (`lod_full`, `lod_reduced`,
     /// `lod_cheap`; dormant agents count as Cheap), `dormant_count`, `flow_field_rebakes`, and
     /// agents with a [SwarmPerceptionProfile] by state: `perception_chasing` (sees its target),
@@ -370,6 +372,7 @@ impl SwarmManager {
             "agent_count" => count,
             "capacity" => self.get_capacity(),
             "step_ms" => stats.step_ms as f64,
+            "sync_ms" => self.last_sync_ms as f64,
             "active_targets" => stats.active_targets as i64,
             "registered_targets" => self.registry.target_count() as i64,
             "ticks" => stats.ticks as i64,

@@ -72,7 +72,7 @@ impl SwarmManager {
 
     /// The monitors shown in the debugger's Monitors tab (under "Swarm/<manager name>"), each
     /// reading one figure of the last step.
-    fn monitor_ids(&self) -> [(String, fn(&SwarmManager) -> f64); 7] {
+    fn monitor_ids(&self) -> [(String, fn(&SwarmManager) -> f64); 8] {
         let n = self.base().get_name();
         fn stats(m: &SwarmManager) -> StepStats {
             m.world.as_ref().map(|w| w.stats()).unwrap_or_default()
@@ -80,6 +80,7 @@ impl SwarmManager {
         [
             (format!("Swarm/{n} agents"), |m| m.world.as_ref().map_or(0.0, |w| w.count() as f64)),
             (format!("Swarm/{n} step ms"), |m| stats(m).step_ms as f64),
+            (format!("Swarm/{n} sync ms"), |m| m.last_sync_ms as f64),
             (format!("Swarm/{n} active targets"), |m| stats(m).active_targets as f64),
             (format!("Swarm/{n} LOD full"), |m| stats(m).tiers.full as f64),
             (format!("Swarm/{n} LOD reduced"), |m| stats(m).tiers.reduced as f64),

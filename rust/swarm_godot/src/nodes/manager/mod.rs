@@ -141,6 +141,8 @@ pub struct SwarmManager {
     /// Targets, modifiers and archetypes registered with this manager.
     registry: Registry,
     visuals: Visuals,
+    /// Milliseconds the last visual sync took (instance buffers written and handed over).
+    last_sync_ms: f32,
     frame: u64,
     last_full_error_frame: u64,
     settings_problem_reported: bool,
@@ -214,7 +216,9 @@ impl INode3D for SwarmManager {
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
         if let Some(w) = &self.world {
+            let started = std::time::Instant::now();
             self.visuals.update(w, &self.corpses, distant, dt);
+            self.last_sync_ms = started.elapsed().as_secs_f32() * 1000.0;
         }
         self.push_feedback();
         // Emit.
