@@ -9,33 +9,53 @@ use rayon::prelude::*;
 use crate::agents::{FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
 use crate::lod::FULL;
 use crate::noise::hash2;
+use crate::scatter::Scatter;
 use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
 
 /// Fraction of the overlap each pass resolves; below 1 to stay stable in dense packs where
 /// several neighbours push at once.
 const RELAXATION: f32 = 0.8;
 
+/// What an agent does in body blocking's first pass (`role`).
+/// Not moved: coasting (`FLAG_COASTING`, a Cheap agent between its updates or an agent at rest)
+/// or isolated (`FLAG_ISOLATED`: Personal Space proved nobody can overlap it this step).
+pub const SKIPS: u8 = 0;
+/// Moved out of the bodies it overlaps in the first pass.
+pub const RUNS: u8 = 1;
+/// Moved in the first pass, and in later passes while it still overlaps something (Full tier).
+pub const RUNS_AGAIN: u8 = 2;
+
+/// The first-pass role of an agent with `flags` (as its step leaves them) in LOD `tier`.
+#[inline]
+pub fn role(flags: u8, tier: u8) -> u8 {
+    if flags & (FLAG_COASTING | FLAG_ISOLATED) != 0 {
+        SKIPS
+    } else if tier == FULL {
+        RUNS_AGAIN
+    } else {
+        RUNS
+    }
+}
+
 /// Resolves overlaps among `pos` (agent order) in `iterations` passes; the result goes back to
 /// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
 /// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
 /// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
-/// start from it. `resist` holds each agent's `resistance` at its rank, likewise. The grid's cells
-/// must be at most `slack` metres stale for these positions; queries are widened by that much.
+/// work on it. `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the
+/// agents' steps leave them) and `tiers` give each agent's `role`. The grid's cells must be at
+/// most `slack` metres stale for these positions; queries are widened by that much.
 ///
-/// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records (the
-/// grid's own and `spare`, swapped after each pass), so neighbour loops and the pass itself
-/// read memory in sequence; the result is scattered back to `pos` at the end.
+/// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records, so
+/// neighbour loops read memory in sequence; the result is scattered back to `pos` at the end.
 ///
-/// Agents whose `flags` have `FLAG_COASTING` (Cheap agents between their LOD updates) are not
-/// moved; their neighbours still move out of them by their own share. Agents with
-/// `FLAG_ISOLATED` are skipped too: Personal Space proved nobody can overlap them this step.
-///
-/// The first pass records whether each agent overlapped anything. From the second pass on, only
-/// Full-tier agents (`tiers`) that overlapped something in the previous pass run again, listed by
-/// rank: their corrections are all found from the records as they stand, then applied in place
-/// (what a pass over everyone copying the rest would give), so a sparse horde pays for extra
-/// passes only where bodies touch and a dense one only near the camera and the target
-/// (Importance LOD). A new overlap that a neighbour's
+/// Each pass runs for a list of ranks: every correction is found from the records as they stand
+/// (Jacobi style: the result does not depend on the order or the thread count), then applied in
+/// place. The first pass runs for every agent whose role is not `SKIPS` (a coasting agent is not
+/// moved, but its neighbours still move out of it by their own share; nobody overlaps an
+/// isolated one). Later passes run for the Full-tier agents (`RUNS_AGAIN`) that overlapped
+/// something in the pass before, so a sparse horde pays for extra passes only where bodies touch
+/// and a dense one only near the camera and the target (Importance LOD), and agents that stand
+/// aside (at rest, coasting, alone) cost the passes nothing. A new overlap that a neighbour's
 /// correction creates is resolved by that neighbour in this pass and by both on the next step.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve(
@@ -56,23 +76,28 @@ pub fn resolve(
     debug_assert_eq!(spare.len(), n);
     debug_assert_eq!(resist.len(), n);
     grid.swap_sorted(spare);
-    let BlockingScratch { moved, again, corr } = scratch;
-    moved.resize(n, false);
+    let BlockingScratch { runs, again, moved_to, hit, counts } = scratch;
     let reach = max_radius + slack;
     if iterations > 0 {
-        let hits = first_pass(grid, spare, moved, resist, flags, tiers, reach, chunk);
-        grid.swap_sorted(spare);
-        again.clear();
-        if hits > 0 {
-            let entries = grid.order();
-            again.extend((0..n as u32).filter(|&k| moved[k as usize] && tiers[entries[k as usize] as usize] == FULL));
-        }
+        // In agent order (the flags and tiers read in sequence), each agent listed by its rank.
+        let rank = grid.rank();
+        compact(n, chunk, counts, runs, |i| role(flags[i], tiers[i]) != SKIPS, |i| rank[i]);
+        pass(grid, runs, moved_to, hit, resist, reach);
+        let entries = grid.order();
+        let (ran, overlapped) = (&*runs, &*hit);
+        let again_at = |j: usize| {
+            let i = entries[ran[j] as usize] as usize;
+            overlapped[j] && tiers[i] == FULL
+        };
+        compact(ran.len(), chunk, counts, again, again_at, |j| ran[j]);
         for _ in 1..iterations {
             if again.is_empty() {
                 // Nobody a further pass would run for.
                 break;
             }
-            later_pass(grid, again, corr, resist, reach);
+            pass(grid, again, moved_to, hit, resist, reach);
+            let mut hits = hit.iter();
+            again.retain(|_| hits.next().copied().unwrap_or(false));
         }
     }
     if !write_back {
@@ -87,82 +112,93 @@ pub fn resolve(
     });
 }
 
-/// Body blocking's buffers, kept between steps: whether the agent at each rank overlapped
-/// anything in the first pass, and the ranks later passes run for with their corrections.
+/// Body blocking's buffers, kept between steps: the ranks the first pass runs for, those later
+/// passes run for, each run's moved record and whether it overlapped anything, and the per-chunk
+/// counts `compact` works with.
 #[derive(Clone, Debug, Default)]
 pub struct BlockingScratch {
-    moved: Vec<bool>,
+    runs: Vec<u32>,
     again: Vec<u32>,
-    corr: Vec<(Vec2, bool)>,
+    moved_to: Vec<Vec4>,
+    hit: Vec<bool>,
+    counts: Vec<usize>,
 }
 
 impl BlockingScratch {
     pub fn heap_bytes(&self) -> usize {
-        self.moved.capacity() + self.again.capacity() * 4 + self.corr.capacity() * 12
+        (self.runs.capacity() + self.again.capacity()) * 4
+            + self.moved_to.capacity() * 16
+            + self.hit.capacity()
+            + self.counts.capacity() * 8
     }
 }
 
-/// Agents whose corrections a later pass finds per parallel work item.
-const LATER_CHUNK: usize = 256;
+/// Ranks whose corrections a pass finds (and applies) per parallel work item.
+const PASS_CHUNK: usize = 256;
 
-/// A pass after the first, for the agents at ranks `again` (Full-tier agents that overlapped
-/// something in the pass before): every correction is found from the grid's records as they
-/// stand, then applied in place; `again` keeps the agents that overlapped something.
-fn later_pass(grid: &mut SpatialGrid, again: &mut Vec<u32>, corr: &mut Vec<(Vec2, bool)>, resist: &[f32], reach: f32) {
-    corr.resize(again.len(), (Vec2::ZERO, false));
+/// One pass for the agents at `ranks` (distinct): every agent's moved record is found from the
+/// grid's records as they stand (into `moved_to`, with whether it overlapped anything in `hit`),
+/// then they are all written back at their ranks.
+fn pass(
+    grid: &mut SpatialGrid,
+    ranks: &[u32],
+    moved_to: &mut Vec<Vec4>,
+    hit: &mut Vec<bool>,
+    resist: &[f32],
+    reach: f32,
+) {
+    moved_to.resize(ranks.len(), Vec4::ZERO);
+    hit.resize(ranks.len(), false);
     let g = &*grid;
     let (src, entries) = (g.sorted(), g.order());
-    corr.par_chunks_mut(LATER_CHUNK).zip(again.par_chunks(LATER_CHUNK)).for_each(|(out, ks)| {
-        for (o, &k) in out.iter_mut().zip(ks) {
-            *o = resolve_one(k as usize, src[k as usize], src, entries, resist, g, reach);
+    (moved_to.par_chunks_mut(PASS_CHUNK), hit.par_chunks_mut(PASS_CHUNK), ranks.par_chunks(PASS_CHUNK))
+        .into_par_iter()
+        .for_each(|(out, hits, ks)| {
+            for ((o, h), &k) in out.iter_mut().zip(hits).zip(ks) {
+                let me = src[k as usize];
+                let (corr, overlapped) = resolve_one(k as usize, me, src, entries, resist, g, reach);
+                *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
+                *h = overlapped;
+            }
+        });
+    let records = Scatter::new(grid.sorted_mut());
+    moved_to.par_chunks(PASS_CHUNK).zip(ranks.par_chunks(PASS_CHUNK)).for_each(|(out, ks)| {
+        for (&o, &k) in out.iter().zip(ks) {
+            // SAFETY: the ranks of one pass are distinct (a filtered list of ranks).
+            unsafe { records.write(k as usize, o) };
         }
     });
-    let records = grid.sorted_mut();
-    for (&k, &(c, _)) in again.iter().zip(corr.iter()) {
-        let e = &mut records[k as usize];
-        (e.x, e.y) = (e.x + c.x, e.y + c.y);
-    }
-    let mut hits = corr.iter().map(|&(_, hit)| hit);
-    again.retain(|_| hits.next().unwrap_or(false));
 }
 
-/// The first pass: reads the grid's records, writes `dst` (same order) and whether each agent
-/// overlapped anything. Returns how many agents a further pass would run for (Full-tier agents
-/// that overlapped something).
-#[allow(clippy::too_many_arguments)]
-fn first_pass(
-    grid: &SpatialGrid,
-    dst: &mut [Vec4],
-    moved: &mut [bool],
-    resist: &[f32],
-    flags: &[u8],
-    tiers: &[u8],
-    reach: f32,
+/// `out` becomes `value(i)` for every `i` in `0..len` that `keep(i)`, in ascending `i`: counted,
+/// then written, in parallel chunks of `chunk` (fixed boundaries: the same list on any number of
+/// threads), with no allocation once the buffers have grown.
+fn compact(
+    len: usize,
     chunk: usize,
-) -> usize {
-    let (src, entries) = (grid.sorted(), grid.order());
-    dst.par_chunks_mut(chunk)
-        .zip(moved.par_chunks_mut(chunk))
-        .enumerate()
-        .map(|(ci, (out, mv))| {
-            let base = ci * chunk;
-            let mut again = 0;
-            for (k, (o, m)) in out.iter_mut().zip(mv.iter_mut()).enumerate() {
-                let k = base + k;
-                let me = src[k];
-                if flags[entries[k] as usize] & (FLAG_COASTING | FLAG_ISOLATED) != 0 {
-                    *o = me;
-                    *m = false;
-                    continue;
-                }
-                let (corr, hit) = resolve_one(k, me, src, entries, resist, grid, reach);
-                *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
-                *m = hit;
-                again += (hit && tiers[entries[k] as usize] == FULL) as usize;
-            }
-            again
-        })
-        .sum()
+    counts: &mut Vec<usize>,
+    out: &mut Vec<u32>,
+    keep: impl Fn(usize) -> bool + Sync,
+    value: impl Fn(usize) -> u32 + Sync,
+) {
+    let span = |c: usize| c * chunk..((c + 1) * chunk).min(len);
+    counts.clear();
+    counts.resize(len.div_ceil(chunk), 0);
+    counts.par_iter_mut().enumerate().for_each(|(c, k)| *k = span(c).filter(|&i| keep(i)).count());
+    // Each chunk's first slot in `out`.
+    let mut total = 0;
+    for k in counts.iter_mut() {
+        (*k, total) = (total, total + *k);
+    }
+    out.clear();
+    out.resize(total, 0);
+    let slots = Scatter::new(out);
+    counts.par_iter().enumerate().for_each(|(c, &first)| {
+        for (at, i) in (first..).zip(span(c).filter(|&i| keep(i))) {
+            // SAFETY: chunk `c` writes only its own slots, `first` up to the next chunk's first.
+            unsafe { slots.write(at, value(i)) };
+        }
+    });
 }
 
 /// How hard an agent with `push_resistance` and `flags` resists being pushed: its push
@@ -228,4 +264,31 @@ fn resolve_one(
     // One pass never moves an agent by more than its radius: a body squeezed between many
     // neighbours is eased out over a few steps instead of being launched.
     (corr.clamp_length_max(my_radius), hit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn compact_keeps_the_chosen_values_in_order_whatever_the_chunks() {
+        let len = 10_007;
+        let keep = |i: usize| (i * 7919) % 13 < 4;
+        let want: Vec<u32> = (0..len).filter(|&i| keep(i)).map(|i| (i * 3) as u32).collect();
+        let (mut counts, mut out) = (Vec::new(), vec![99; 5]);
+        for chunk in [1, 7, 256, 1024, len, 2 * len] {
+            compact(len, chunk, &mut counts, &mut out, keep, |i| (i * 3) as u32);
+            assert_eq!(out, want, "chunk {chunk}");
+        }
+        compact(0, 64, &mut counts, &mut out, keep, |i| i as u32);
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn only_coasting_or_isolated_agents_skip_the_first_pass() {
+        assert_eq!(role(FLAG_COASTING, FULL), SKIPS);
+        assert_eq!(role(FLAG_ISOLATED | FLAG_HOLDING, FULL), SKIPS);
+        assert_eq!(role(FLAG_HOLDING, FULL), RUNS_AGAIN);
+        assert_eq!(role(0, crate::lod::REDUCED), RUNS);
+    }
 }
