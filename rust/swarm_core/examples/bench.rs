@@ -14,7 +14,8 @@
 //! simulation state per agent, `World::state_bytes() / n`, which leaves out the flow field) and
 //! writes it to `--out PATH` if given. Per run, a "phases" line on stderr helps profiling. Each
 //! configuration runs `--repeat` times (default 3; once at a million agents), spread round by round
-//! over the whole benchmark, and the run with the lowest median is kept.
+//! over the whole benchmark, and the run with the lowest median is kept. Last, the machine's memory
+//! copy rate (the floor under a pass over a million agents' state and under the engine's upload).
 //!
 //! Usage: cargo run --release -p swarm_core --example bench -- [--out PATH]
 //!        [--counts 10000,100000,1000000] [--scenarios open,flow,doorway] [--only THREADS,on|off]
@@ -289,6 +290,29 @@ fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
     }
 }
 
+/// The machine's memory copy rate in GB/s (bytes copied per second, best of 5 copies of 256 MiB)
+/// on `threads` threads: the floor under any pass that reads and writes a large horde's state,
+/// and under the engine's MultiMesh upload (the instance buffer is written, then copied whole).
+fn copy_rate(threads: usize) -> f64 {
+    use rayon::prelude::*;
+    const BYTES: usize = 256 << 20;
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("copy-rate pool");
+    let src = vec![1u64; BYTES / 8];
+    let mut dst = vec![2u64; BYTES / 8];
+    let part = src.len().div_ceil(threads);
+    let best = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            pool.install(|| {
+                dst.par_chunks_mut(part).zip(src.par_chunks(part)).for_each(|(d, s)| d.copy_from_slice(s));
+            });
+            t.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min);
+    std::hint::black_box(&dst);
+    BYTES as f64 / best / 1e9
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let arg = |k: &str| args.iter().position(|a| a == k).and_then(|i| args.get(i + 1)).cloned();
@@ -449,6 +473,26 @@ fn main() {
     }
     for n in notes {
         md += &n;
+    }
+    // The memory floor under the largest counts: state read and written once, and the engine's
+    // instance buffer (16 floats an instance) written and copied once. (Not when profiling one
+    // configuration.)
+    if only.is_none() {
+        let (one, many) = (copy_rate(1), copy_rate(all));
+        md += &format!(
+            "- Memory copy rate (256 MiB, best of 5): {one:.1} GB/s on 1 thread, {many:.1} GB/s on {all} threads"
+        );
+        if let Some(r) = find(Scenario::Open, 1_000_000, all, true) {
+            let ms_to_copy = |bytes: f64| bytes / (many * 1e9) * 1e3;
+            md += &format!(
+                ": at that rate, copying 1,000,000 agents' state ({:.0} bytes each) once takes {:.1} ms, and their \
+                 64 MB MultiMesh instance buffer {:.1} ms on all threads (the engine's `set_buffer` copies it on one)",
+                r.bytes_per_agent,
+                ms_to_copy(r.bytes_per_agent * 1e6),
+                ms_to_copy(64e6)
+            );
+        }
+        md += ".\n";
     }
     print!("{md}");
     if let Some(p) = arg("--out") {
