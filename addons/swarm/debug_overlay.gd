@@ -5,7 +5,8 @@ extends CanvasLayer
 ##
 ## For each [SwarmManager] (every one in the group [code]swarm_managers[/code], or those named in
 ## [member managers]) it shows, from [method SwarmManager.get_stats]: agents and capacity, the
-## last step's milliseconds with a graph of the last [member graph_frames] steps, agents per
+## last step's milliseconds with a graph of the last [member graph_frames] steps, the last visual
+## sync's milliseconds (the MultiMesh buffers written), agents per
 ## Importance LOD tier (full, reduced, cheap), dormant agents, flow-field rebuilds, agents with a
 ## perception profile by state (chasing, searching, investigating, idle), and running formation
 ## orders with the agents in them. Each [SwarmTrafficLane] (every one in the scene, or those named
@@ -424,7 +425,7 @@ func _manager_text(s: _Section) -> String:
 	mean /= maxi(1, values.size())
 	var lines: PackedStringArray = [
 		"%s   agents %d / %d" % [s.manager.name, st.get("agent_count", 0), st.get("capacity", 0)],
-		"step %.2f ms   mean %.2f   peak %.2f (last %d)   sync %.2f ms" % [st.get("step_ms", 0.0), mean, peak,
+		"step %.2f ms (mean %.2f, peak %.2f over %d)   sync %.2f ms" % [st.get("step_ms", 0.0), mean, peak,
 				values.size(), st.get("sync_ms", 0.0)],
 		"LOD full %d   reduced %d   cheap %d   dormant %d" % [st.get("lod_full", 0), st.get("lod_reduced", 0),
 				st.get("lod_cheap", 0), st.get("dormant_count", 0)],

@@ -1,7 +1,7 @@
 //! Body blocking: agents do not interpenetrate. Each pass moves every agent out of the bodies it
 //! overlaps, yielding in proportion to the other's push resistance (the heavier one moves less).
-//! Passes are Jacobi style (read one position array, write another), so they run in parallel
-//! with results independent of thread count.
+//! Passes are Jacobi style (every correction found from the records as they stand, then all
+//! written), so they run in parallel with results independent of thread count.
 
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
@@ -16,41 +16,30 @@ use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
 /// several neighbours push at once.
 const RELAXATION: f32 = 0.8;
 
-/// What an agent does in body blocking's first pass (`role`).
-/// Not moved: coasting (`FLAG_COASTING`, a Cheap agent between its updates or an agent at rest)
-/// or isolated (`FLAG_ISOLATED`: Personal Space proved nobody can overlap it this step).
-pub const SKIPS: u8 = 0;
-/// Moved out of the bodies it overlaps in the first pass.
-pub const RUNS: u8 = 1;
-/// Moved in the first pass, and in later passes while it still overlaps something (Full tier).
-pub const RUNS_AGAIN: u8 = 2;
-
-/// The first-pass role of an agent with `flags` (as its step leaves them) in LOD `tier`.
+/// Whether an agent with `flags` (as its step leaves them) sits out body blocking: it is not
+/// moved when coasting (`FLAG_COASTING`, a Cheap agent between its updates or an agent at rest)
+/// or isolated (`FLAG_ISOLATED`: Personal Space proved nobody can overlap it this step). Of the
+/// others, the Full-tier ones run again while they still overlap something.
 #[inline]
-pub fn role(flags: u8, tier: u8) -> u8 {
-    if flags & (FLAG_COASTING | FLAG_ISOLATED) != 0 {
-        SKIPS
-    } else if tier == FULL {
-        RUNS_AGAIN
-    } else {
-        RUNS
-    }
+fn sits_out(flags: u8) -> bool {
+    flags & (FLAG_COASTING | FLAG_ISOLATED) != 0
 }
 
 /// Resolves overlaps among `pos` (agent order) in `iterations` passes; the result goes back to
 /// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
 /// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
 /// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
-/// work on it. `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the
-/// agents' steps leave them) and `tiers` give each agent's `role`. The grid's cells must be at
+/// work on it, and the last records (which `spare` holds afterwards) are the passes' scratch.
+/// `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the agents' steps
+/// leave them) say who sits out (`sits_out`), `tiers` who runs again. The grid's cells must be at
 /// most `slack` metres stale for these positions; queries are widened by that much.
 ///
-/// The passes work in the grid's cell order on its packed `(x, z, y, radius)` records, so
-/// neighbour loops read memory in sequence; the result is scattered back to `pos` at the end.
+/// The passes work on the grid's packed `(x, z, y, radius)` records, so neighbour loops read
+/// memory in cell order; the result is scattered back to `pos` at the end.
 ///
 /// Each pass runs for a list of ranks: every correction is found from the records as they stand
 /// (Jacobi style: the result does not depend on the order or the thread count), then applied in
-/// place. The first pass runs for every agent whose role is not `SKIPS` (a coasting agent is not
+/// place. The first pass runs for every agent that does not sit out (a coasting agent is not
 /// moved, but its neighbours still move out of it by their own share; nobody overlaps an
 /// isolated one). Later passes run for the Full-tier agents (`RUNS_AGAIN`) that overlapped
 /// something in the pass before, so a sparse horde pays for extra passes only where bodies touch
@@ -76,26 +65,28 @@ pub fn resolve(
     debug_assert_eq!(spare.len(), n);
     debug_assert_eq!(resist.len(), n);
     grid.swap_sorted(spare);
-    let BlockingScratch { runs, again, moved_to, hit, counts } = scratch;
+    let BlockingScratch { runs, again, hit, counts } = scratch;
     let reach = max_radius + slack;
     if iterations > 0 {
-        // In agent order (the flags and tiers read in sequence), each agent listed by its rank.
+        // In agent order (the flags read in sequence), each agent listed by its rank.
         let rank = grid.rank();
-        compact(n, chunk, counts, runs, |i| role(flags[i], tiers[i]) != SKIPS, |i| rank[i]);
-        pass(grid, runs, moved_to, hit, resist, reach);
-        let entries = grid.order();
-        let (ran, overlapped) = (&*runs, &*hit);
-        let again_at = |j: usize| {
-            let i = entries[ran[j] as usize] as usize;
-            overlapped[j] && tiers[i] == FULL
-        };
-        compact(ran.len(), chunk, counts, again, again_at, |j| ran[j]);
+        compact(n, chunk, counts, runs, |i| !sits_out(flags[i]), |i| rank[i]);
+        pass(grid, runs, spare, hit, resist, reach);
+        if iterations > 1 {
+            let entries = grid.order();
+            let (ran, overlapped) = (&*runs, &*hit);
+            let again_at = |j: usize| {
+                let i = entries[ran[j] as usize] as usize;
+                overlapped[j] && tiers[i] == FULL
+            };
+            compact(ran.len(), chunk, counts, again, again_at, |j| ran[j]);
+        }
         for _ in 1..iterations {
             if again.is_empty() {
                 // Nobody a further pass would run for.
                 break;
             }
-            pass(grid, again, moved_to, hit, resist, reach);
+            pass(grid, again, spare, hit, resist, reach);
             let mut hits = hit.iter();
             again.retain(|_| hits.next().copied().unwrap_or(false));
         }
@@ -113,13 +104,12 @@ pub fn resolve(
 }
 
 /// Body blocking's buffers, kept between steps: the ranks the first pass runs for, those later
-/// passes run for, each run's moved record and whether it overlapped anything, and the per-chunk
-/// counts `compact` works with.
+/// passes run for, whether each run overlapped anything, and the per-chunk counts `compact`
+/// works with. (Each run's moved record goes to the caller's spare record buffer.)
 #[derive(Clone, Debug, Default)]
 pub struct BlockingScratch {
     runs: Vec<u32>,
     again: Vec<u32>,
-    moved_to: Vec<Vec4>,
     hit: Vec<bool>,
     counts: Vec<usize>,
 }
@@ -127,9 +117,8 @@ pub struct BlockingScratch {
 impl BlockingScratch {
     pub fn heap_bytes(&self) -> usize {
         (self.runs.capacity() + self.again.capacity()) * 4
-            + self.moved_to.capacity() * 16
             + self.hit.capacity()
-            + self.counts.capacity() * 8
+            + self.counts.capacity() * std::mem::size_of::<usize>()
     }
 }
 
@@ -137,8 +126,8 @@ impl BlockingScratch {
 const PASS_CHUNK: usize = 256;
 
 /// One pass for the agents at `ranks` (distinct): every agent's moved record is found from the
-/// grid's records as they stand (into `moved_to`, with whether it overlapped anything in `hit`),
-/// then they are all written back at their ranks.
+/// grid's records as they stand (into `moved_to`, a scratch at least as long as `ranks`, with
+/// whether it overlapped anything in `hit`), then they are all written back at their ranks.
 fn pass(
     grid: &mut SpatialGrid,
     ranks: &[u32],
@@ -147,7 +136,10 @@ fn pass(
     resist: &[f32],
     reach: f32,
 ) {
-    moved_to.resize(ranks.len(), Vec4::ZERO);
+    if moved_to.len() < ranks.len() {
+        moved_to.resize(ranks.len(), Vec4::ZERO);
+    }
+    let moved_to = &mut moved_to[..ranks.len()];
     hit.resize(ranks.len(), false);
     let g = &*grid;
     let (src, entries) = (g.sorted(), g.order());
@@ -194,10 +186,15 @@ fn compact(
     out.resize(total, 0);
     let slots = Scatter::new(out);
     counts.par_iter().enumerate().for_each(|(c, &first)| {
-        for (at, i) in (first..).zip(span(c).filter(|&i| keep(i))) {
-            // SAFETY: chunk `c` writes only its own slots, `first` up to the next chunk's first.
+        let end = counts.get(c + 1).copied().unwrap_or(total);
+        let mut kept = span(c).filter(|&i| keep(i));
+        for (at, i) in (first..end).zip(kept.by_ref()) {
+            // SAFETY: chunk `c` writes only its own slots, `first` up to the next chunk's first
+            // (so a `keep` that answered differently the second time would give a wrong list,
+            // never a shared slot).
             unsafe { slots.write(at, value(i)) };
         }
+        debug_assert!(kept.next().is_none(), "compact: `keep` answered differently");
     });
 }
 
@@ -285,10 +282,10 @@ mod tests {
     }
 
     #[test]
-    fn only_coasting_or_isolated_agents_skip_the_first_pass() {
-        assert_eq!(role(FLAG_COASTING, FULL), SKIPS);
-        assert_eq!(role(FLAG_ISOLATED | FLAG_HOLDING, FULL), SKIPS);
-        assert_eq!(role(FLAG_HOLDING, FULL), RUNS_AGAIN);
-        assert_eq!(role(0, crate::lod::REDUCED), RUNS);
+    fn only_coasting_or_isolated_agents_sit_out() {
+        assert!(sits_out(FLAG_COASTING));
+        assert!(sits_out(FLAG_ISOLATED | FLAG_HOLDING));
+        assert!(!sits_out(FLAG_HOLDING));
+        assert!(!sits_out(0));
     }
 }

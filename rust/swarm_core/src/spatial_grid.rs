@@ -452,7 +452,7 @@ impl SpatialGrid {
         &self.sorted
     }
 
-    /// The cell-ordered records, to be moved in place (a solver's later passes).
+    /// The cell-ordered records, to be moved in place (a solver's passes).
     pub fn sorted_mut(&mut self) -> &mut [Vec4] {
         &mut self.sorted
     }

@@ -353,7 +353,7 @@ impl SwarmManager {
         self.registry.target_by_handle(h).map(|e| e.node.clone())
     }
 
-    /// Simulation figures: `agent_count`, `capacity`, `step_ms` (last step), `sync_ms` (the last
+    /// Figures of the simulation and its visual sync: `agent_count`, `capacity`, `step_ms` (last step), `sync_ms` (the last
     /// visual sync: every archetype's MultiMesh instance buffer written and handed to the
     /// renderer), `active_targets`,
     /// `registered_targets`, `ticks`, agents per Importance LOD tier (`lod_full`, `lod_reduced`,

@@ -71,7 +71,7 @@ impl SwarmManager {
     }
 
     /// The monitors shown in the debugger's Monitors tab (under "Swarm/<manager name>"), each
-    /// reading one figure of the last step.
+    /// reading one figure of the last step or of the last visual sync.
     fn monitor_ids(&self) -> [(String, fn(&SwarmManager) -> f64); 8] {
         let n = self.base().get_name();
         fn stats(m: &SwarmManager) -> StepStats {
