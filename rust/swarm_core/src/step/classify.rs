@@ -109,7 +109,9 @@ pub(crate) fn classify(
             let b = &a.config.behavior;
             a.config.perception.is_some() || (b.use_out_of_sight && b.sight_distance > wake_within)
         });
+    // (Most hordes use neither: their agents then skip the per-agent archetype look-ups.)
     let out_of_sight = archetypes.iter().any(|a| a.config.behavior.use_out_of_sight);
+    let perceiving = archetypes.iter().any(|a| a.config.perception.is_some());
     // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
     // cap is shared out after it (`lod::share_cap`).
     let counts = (
@@ -124,6 +126,11 @@ pub(crate) fn classify(
         .enumerate()
         .map(|(ci, (ld, flags, timer, sees, tiers, candidates))| {
             let mut counts = lod::TierCounts::default();
+            // The settings read per agent, as locals: as far as the compiler knows, the stores to
+            // the byte columns below may change anything behind `s`, which it would then read
+            // again for every agent.
+            let (ladder_settings, dormancy, sleep_beyond, delay) =
+                (s.lod.clone(), s.dormancy_enabled, s.dormancy_distance, s.dormancy_delay);
             // The chunk in blocks of `SLEEP_BLOCK` agents, each passed over whole when it sleeps:
             // a chunk in cell order is a band across the whole horde, and only the part of it
             // near a target stays awake.
@@ -177,8 +184,8 @@ pub(crate) fn classify(
                     let mut dormant = flags[k] & FLAG_DORMANT != 0;
                     // Dormancy is measured to the nearest active target (and the agent's own), so a
                     // target that is not this agent's still wakes it; with none, it is far from all.
-                    let near = if s.dormancy_enabled { nearest_target(targets, p, target[i], dist) } else { 0.0 };
-                    let woke = !s.dormancy_enabled || (dormant && near < s.dormancy_distance * 0.9);
+                    let near = if dormancy { nearest_target(targets, p, target[i], dist) } else { 0.0 };
+                    let woke = !dormancy || (dormant && near < wake_within);
                     if woke {
                         dormant = false;
                         timer[k] = 0.0;
@@ -186,24 +193,31 @@ pub(crate) fn classify(
                     // Only an awake agent asks the camera: a dormant one is Cheap wherever it stands.
                     let on_camera = !dormant && camera.is_some_and(|c| c.contains_sphere(p, params[i].radius));
                     if !woke && !dormant {
-                        // An agent walking to a searched spot or a heard noise stays awake.
-                        let busy = || aware[i].is_going() && archetypes[arch[i] as usize].config.perception.is_some();
-                        if near > s.dormancy_distance && !on_camera && !busy() {
+                        // An agent walking to a searched spot or a heard noise stays awake (its
+                        // awareness is only read when its archetype perceives).
+                        let busy = || {
+                            perceiving
+                                && archetypes[arch[i] as usize].config.perception.is_some()
+                                && aware[i].is_going()
+                        };
+                        if near > sleep_beyond && !on_camera && !busy() {
                             timer[k] += dt;
-                            dormant = timer[k] >= s.dormancy_delay;
+                            dormant = timer[k] >= delay;
                         } else {
                             timer[k] = 0.0;
                         }
                     }
                     flags[k] = if dormant { flags[k] | FLAG_DORMANT } else { flags[k] & !FLAG_DORMANT };
                     if ladder {
-                        let f = s.lod.flags(dist, on_camera, dormant);
+                        let f = ladder_settings.flags(dist, on_camera, dormant);
                         lod::rung(f, &mut tiers[k], dist, i as u32, &mut counts, candidates);
                     }
                     ld[k] = dist;
                     // Plain distance sight (occlusion comes with perception).
-                    let b = &archetypes[arch[i] as usize].config.behavior;
-                    sees[k] = !b.use_out_of_sight || dist <= b.sight_distance;
+                    sees[k] = !out_of_sight || {
+                        let b = &archetypes[arch[i] as usize].config.behavior;
+                        !b.use_out_of_sight || dist <= b.sight_distance
+                    };
                 }
             }
             counts
