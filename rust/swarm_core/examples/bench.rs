@@ -74,7 +74,16 @@ fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
         max_agents: n,
         worker_threads: threads,
         seed: 1,
-        lod: LodSettings { enabled: lod, ..Default::default() },
+        lod: LodSettings {
+            enabled: lod,
+            // Profiling aid: BENCH_CHEAP_INTERVAL=8 updates Cheap agents every 8 steps instead
+            // of the default 4.
+            cheap_interval: std::env::var("BENCH_CHEAP_INTERVAL")
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(LodSettings::default().cheap_interval),
+            ..Default::default()
+        },
         // Profiling aid: BENCH_OFF=dormancy turns dormancy off too (with LOD off, the engine
         // benchmark's like-for-like scene).
         dormancy_enabled: !std::env::var("BENCH_OFF").unwrap_or_default().contains("dormancy"),
