@@ -23,6 +23,8 @@ pub(crate) struct ClassifyIn<'a> {
     pub dt: f32,
     pub settings: &'a WorldSettings,
     pub archetypes: &'a [ArchetypeRuntime],
+    /// Whether any archetype has a perception profile (`ArchetypeMaxima::any_perception`).
+    pub any_perception: bool,
     pub targets: &'a Targets,
     pub camera: Option<&'a Frustum>,
     pub pos: &'a [Vec3],
@@ -94,7 +96,8 @@ pub(crate) fn classify(
     sees: &mut Vec<bool>,
     lod_scratch: &mut TierScratch,
 ) -> TierCounts {
-    let ClassifyIn { dt, settings: s, archetypes, targets, camera, pos, params, target, arch, aware } = *input;
+    let ClassifyIn { dt, settings: s, archetypes, any_perception, targets, camera, pos, params, target, arch, aware } =
+        *input;
     let n = pos.len();
     lod_dist.resize(n, 0.0);
     sees.resize(n, true);
@@ -105,13 +108,14 @@ pub(crate) fn classify(
     // so no such sight may reach that far.
     let wake_within = s.dormancy_distance * 0.9;
     let skip_sleepers = s.dormancy_enabled
+        && !any_perception
         && !archetypes.iter().any(|a| {
             let b = &a.config.behavior;
-            a.config.perception.is_some() || (b.use_out_of_sight && b.sight_distance > wake_within)
+            b.use_out_of_sight && b.sight_distance > wake_within
         });
-    // (Most hordes use neither: their agents then skip the per-agent archetype look-ups.)
+    // (Most hordes use neither Out-of-Sight Fallback nor perception: their agents then skip the
+    // per-agent archetype look-ups.)
     let out_of_sight = archetypes.iter().any(|a| a.config.behavior.use_out_of_sight);
-    let perceiving = archetypes.iter().any(|a| a.config.perception.is_some());
     // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
     // cap is shared out after it (`lod::share_cap`).
     let counts = (
@@ -196,7 +200,7 @@ pub(crate) fn classify(
                         // An agent walking to a searched spot or a heard noise stays awake (its
                         // awareness is only read when its archetype perceives).
                         let busy = || {
-                            perceiving
+                            any_perception
                                 && archetypes[arch[i] as usize].config.perception.is_some()
                                 && aware[i].is_going()
                         };

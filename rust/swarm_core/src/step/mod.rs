@@ -190,6 +190,7 @@ fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32) 
         dt,
         settings: &state.settings,
         archetypes: &state.archetypes,
+        any_perception: ws.maxima.any_perception,
         targets: &state.targets,
         camera: state.camera.as_ref(),
         pos: &a.pos,

@@ -353,11 +353,11 @@ impl SwarmManager {
         self.registry.target_by_handle(h).map(|e| e.node.clone())
     }
 
-    /// Figures of the simulation and its visual sync: `agent_count`, `capacity`, `step_ms` (last step), `sync_ms` (the last
-    /// visual sync: every archetype's MultiMesh instance buffer written and handed to the
-    /// renderer), `active_targets`,
-    /// `registered_targets`, `ticks`, agents per Importance LOD tier (`lod_full`, `lod_reduced`,
-    /// `lod_cheap`; dormant agents count as Cheap), `dormant_count`, `flow_field_rebakes`, and
+    /// Figures of the simulation and its visual sync: `agent_count`, `capacity`, `step_ms` (last
+    /// step), `sync_ms` (the last visual sync: every archetype's MultiMesh instance buffer written
+    /// and handed to the renderer), `active_targets`, `registered_targets`, `ticks`, agents per
+    /// Importance LOD tier (`lod_full`, `lod_reduced`, `lod_cheap`; dormant agents count as
+    /// Cheap), `dormant_count`, `flow_field_rebakes`, and
     /// agents with a [SwarmPerceptionProfile] by state: `perception_chasing` (sees its target),
     /// `perception_searching` (walks to a last seen or alerted spot), `perception_investigating`
     /// (walks to a noise), `perception_idle`; `formation_orders` (running formation orders) and
