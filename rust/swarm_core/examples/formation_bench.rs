@@ -49,7 +49,7 @@ fn group(n: usize, on_field: bool) -> (World, Vec<AgentId>) {
         .collect();
     // A selection in no particular order (as a box selection or a unit list gives it): agent k
     // of the list is spawned agent (k * 7919) mod n.
-    let stride = if n % 7919 == 0 { 1 } else { 7919 };
+    let stride = if n.is_multiple_of(7919) { 1 } else { 7919 };
     let ids = (0..n).map(|k| spawned[(k * stride) % n]).collect();
     (w, ids)
 }

@@ -73,6 +73,7 @@ impl Near {
     /// The distance and height test for one record (the `skip` test is the caller's). Written as
     /// the negated rejections, so a NaN distance counts as near (as the loops always had it).
     #[inline(always)]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn holds(&self, e: Vec4) -> bool {
         let (dx, dz) = (self.p.x - e.x, self.p.y - e.y);
         let m = if self.add_radius { self.reach + e.w } else { self.reach };
@@ -535,6 +536,7 @@ impl SpatialGrid {
         let records = &self.sorted[..];
         // `f` is called through a closure of its own: handing on `&mut f` kept Personal Space's
         // visit out of line (4 % more instructions in the steering step).
+        #[allow(clippy::redundant_closure)]
         self.for_each_row_either_way(p, reach, backward, |a, b| {
             for_each_near(
                 records,

@@ -19,9 +19,7 @@ impl World {
         // Only the part of the ray over the agents' grid can hit one: sample that part alone,
         // so a ray of any length keeps its samples a step apart.
         let (lo, hi) = self.ws.grid.bounds();
-        let Some((from, to)) = clip_to_rect(from, to, lo - Vec2::splat(reach), hi + Vec2::splat(reach)) else {
-            return None;
-        };
+        let (from, to) = clip_to_rect(from, to, lo - Vec2::splat(reach), hi + Vec2::splat(reach))?;
         let (a, b) = (Vec2::new(from.x, from.z), Vec2::new(to.x, to.z));
         let seg = b - a;
         let len = seg.length();

@@ -198,7 +198,7 @@ fn drive(sc: &mut Scene, s: usize) {
 /// The door box as the schedule and the breakable leave it: closed every other 500 steps,
 /// unless broken open.
 fn set_door(w: &mut World, s: usize, broken_open: bool) {
-    let closed = (s / 500) % 2 == 0 && !broken_open;
+    let closed = (s / 500).is_multiple_of(2) && !broken_open;
     let boxes: Vec<ModifierBox> = if closed {
         vec![ModifierBox::aligned(
             Vec3::new(26.0, 0.5, 9.5),
@@ -220,7 +220,7 @@ fn drive_world(sc: &mut Scene, s: usize) {
     let w = &mut sc.w;
     let a = s as f32 * 0.01;
     w.set_target_position(0, Vec3::new(15.0 + 8.0 * a.cos(), 0.0, 15.0 + 3.0 * a.sin()));
-    if s % 500 == 0 {
+    if s.is_multiple_of(500) {
         set_door(w, s, sc.door_broken_open);
     }
     if s % 40 == 7 {
@@ -233,7 +233,7 @@ fn drive_world(sc: &mut Scene, s: usize) {
     if s % 1500 == 200 {
         // A formation order of 40 agents across the door, cancelled 1,000 steps later.
         let ids: Vec<_> = (0..40.min(w.count())).map(|k| w.id_at((k * 11 + s) % w.count())).collect();
-        let dest = if (s / 1500) % 2 == 0 { Vec3::new(20.0, 0.0, 15.0) } else { Vec3::new(10.0, 0.0, 4.0) };
+        let dest = if (s / 1500).is_multiple_of(2) { Vec3::new(20.0, 0.0, 15.0) } else { Vec3::new(10.0, 0.0, 4.0) };
         let shape =
             FormationShape { points: (0..8).map(|k| Vec2::new(k as f32 - 3.5, 0.0)).collect(), ..Default::default() };
         w.move_in_formation(&ids, dest, shape, &mut Vec::new()).unwrap();

@@ -49,7 +49,7 @@ fn drive(w: &mut World, s: usize) {
         w.despawn(id);
     }
     // Not the 1/60 s a query between steps builds the grid for (see `round_trip`).
-    w.step(if s % 2 == 0 { DT } else { 1.0 / 30.0 });
+    w.step(if s.is_multiple_of(2) { DT } else { 1.0 / 30.0 });
 }
 
 fn snapshot(w: &World) -> Vec<u32> {

@@ -769,7 +769,7 @@ fn reduced_agents_blend_their_steering_only_on_their_updates() {
         let tick = w.stats().ticks as u32;
         let a = w.agents();
         for (i, &(steer, pos)) in before.iter().enumerate() {
-            let due = tick.wrapping_add(a.seed[i]) % 2 == 0;
+            let due = tick.wrapping_add(a.seed[i]).is_multiple_of(2);
             if due {
                 blended += (a.steer[i] != steer) as usize;
             } else {

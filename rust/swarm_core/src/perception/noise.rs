@@ -26,6 +26,7 @@ pub(crate) struct Routes<'a> {
 }
 
 /// Applies queued noises (sequential: few noises, a grid query and a bounded route search each).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn apply_noises(
     noises: &[Noise],
     grid: &SpatialGrid,

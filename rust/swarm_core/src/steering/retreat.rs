@@ -26,11 +26,11 @@ mod tests {
 
     #[test]
     fn starts_inside_start_and_holds_until_stop() {
-        assert_eq!(retreat(Vec2::new(3.0, 0.0), Vec2::ZERO, 2.0, 6.0, false).1, false);
+        assert!(!retreat(Vec2::new(3.0, 0.0), Vec2::ZERO, 2.0, 6.0, false).1);
         let (v, on) = retreat(Vec2::new(1.0, 0.0), Vec2::ZERO, 2.0, 6.0, false);
         assert!(on && (v.x - 1.0).abs() < 1e-6);
         let (v, on) = retreat(Vec2::new(5.0, 0.0), Vec2::ZERO, 2.0, 6.0, true);
         assert!(on && v.x > 0.0 && v.x < 0.5, "fading push {v:?}");
-        assert_eq!(retreat(Vec2::new(6.5, 0.0), Vec2::ZERO, 2.0, 6.0, true).1, false);
+        assert!(!retreat(Vec2::new(6.5, 0.0), Vec2::ZERO, 2.0, 6.0, true).1);
     }
 }

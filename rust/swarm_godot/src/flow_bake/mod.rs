@@ -68,7 +68,7 @@ impl FlowBaker {
             source
         });
         match source {
-            Source::Shapes(set) => self.baker.step_shared(&**set, max_columns),
+            Source::Shapes(set) => self.baker.step_shared(set, max_columns),
             Source::Rays(rays) => self.baker.step(&mut rays.caster(space), max_columns),
         }
     }

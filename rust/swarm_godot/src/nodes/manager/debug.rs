@@ -10,6 +10,9 @@ use swarm_core::StepStats;
 use super::SwarmManager;
 use crate::flow_debug;
 
+/// Reads one debugger monitor's figure from a manager.
+type Monitor = fn(&SwarmManager) -> f64;
+
 impl SwarmManager {
     /// In the editor: the baked grid of [member flow_field_data] (walkable and blocked cells)
     /// while [member debug_draw_flow_field] is on, rebuilt when the data changes.
@@ -72,7 +75,7 @@ impl SwarmManager {
 
     /// The monitors shown in the debugger's Monitors tab (under "Swarm/<manager name>"), each
     /// reading one figure of the last step or of the last visual sync.
-    fn monitor_ids(&self) -> [(String, fn(&SwarmManager) -> f64); 8] {
+    fn monitor_ids(&self) -> [(String, Monitor); 8] {
         let n = self.base().get_name();
         fn stats(m: &SwarmManager) -> StepStats {
             m.world.as_ref().map(|w| w.stats()).unwrap_or_default()

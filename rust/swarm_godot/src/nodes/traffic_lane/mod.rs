@@ -124,7 +124,7 @@ impl INode3D for SwarmTrafficLane {
         if Engine::singleton().is_editor_hint() {
             // The window gizmo follows the anchor while it is moved in the editor.
             self.editor_frames = self.editor_frames.wrapping_add(1);
-            if self.editor_frames % 15 == 0 {
+            if self.editor_frames.is_multiple_of(15) {
                 self.base_mut().update_gizmos();
             }
             return;
