@@ -69,6 +69,12 @@ struct Row {
     phases: [f64; 6],
 }
 
+/// A profiling aid's value from the environment variable `name`, or `default` when it is unset
+/// or does not parse.
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
 fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
     WorldSettings {
         max_agents: n,
@@ -78,10 +84,7 @@ fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
             enabled: lod,
             // Profiling aid: BENCH_CHEAP_INTERVAL=8 updates Cheap agents every 8 steps instead
             // of the default 4.
-            cheap_interval: std::env::var("BENCH_CHEAP_INTERVAL")
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(LodSettings::default().cheap_interval),
+            cheap_interval: env_or("BENCH_CHEAP_INTERVAL", LodSettings::default().cheap_interval),
             ..Default::default()
         },
         // Profiling aid: BENCH_OFF=dormancy turns dormancy off too (with LOD off, the engine
@@ -104,7 +107,7 @@ fn archetype() -> Archetype {
 /// Radius of a disc holding `n` agents at about one agent per 2 m², like a horde closing in.
 fn disc_radius(n: usize) -> f32 {
     // Profiling aid: BENCH_AREA=1.5 packs the disc as the engine benchmark's scenes do.
-    let area = std::env::var("BENCH_AREA").ok().and_then(|v| v.parse().ok()).unwrap_or(2.0f32);
+    let area = env_or("BENCH_AREA", 2.0f32);
     (n as f32 * area / std::f32::consts::PI).sqrt()
 }
 
@@ -212,9 +215,9 @@ fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
     };
     // Profiling aid: BENCH_WARMUP=240 warms up longer (past `dormancy_delay`, as the engine
     // benchmark's scenes are by their measured frames).
-    let warmup = std::env::var("BENCH_WARMUP").ok().and_then(|v| v.parse().ok()).unwrap_or(warmup);
+    let warmup = env_or("BENCH_WARMUP", warmup);
     // Profiling aid: BENCH_STEPS=1000 measures more steps (a profile then sees mostly them).
-    let steps = std::env::var("BENCH_STEPS").ok().and_then(|v| v.parse().ok()).unwrap_or(steps);
+    let steps = env_or("BENCH_STEPS", steps);
     // The target's field is built time-sliced over the first steps: warm up for at least
     // `warmup` steps and 10 steps past the field's completion, at most 400 steps.
     let mut s = 0usize;
