@@ -287,27 +287,72 @@ impl Agents {
     }
 
     /// Reorders storage so that new index `k` holds the agent that was at `order[k]` (`order` is a
-    /// permutation). In place, following cycles; `visited` is reusable scratch.
-    pub fn permute(&mut self, order: &[u32], visited: &mut Vec<bool>) {
-        let n = self.len();
-        debug_assert_eq!(order.len(), n);
-        visited.clear();
-        visited.resize(n, false);
+    /// permutation). In place: the permutation's cycles are listed once (`cycles`, reusable
+    /// scratch), then each array follows the list on its own, the arrays in parallel. The list
+    /// makes every move's source and destination known ahead (not one load after another along
+    /// `order`), and array by array each pass stays in one array's memory: swapping whole agents
+    /// along `order` took about 250 ns an agent (a 25 ms hitch at 100,000 agents).
+    pub fn permute(&mut self, order: &[u32], cycles: &mut Cycles) {
+        debug_assert_eq!(order.len(), self.len());
+        cycles.list(order);
+        let (seq, ends) = (&cycles.seq[..], &cycles.ends[..]);
+        rayon::scope(|s| each_array!(self, |v| s.spawn(move |_| follow_cycles(v, seq, ends))));
+    }
+}
+
+/// The cycles of a permutation, listed for `Agents::permute` (reusable scratch).
+#[derive(Default)]
+pub struct Cycles {
+    visited: Vec<bool>,
+    /// Every cycle longer than one, one after another: `k, order[k], order[order[k]], ...`.
+    seq: Vec<u32>,
+    /// Where each cycle ends in `seq`.
+    ends: Vec<u32>,
+}
+
+impl Cycles {
+    /// Room for permutations of up to `n` agents.
+    pub fn with_capacity(n: usize) -> Self {
+        Self { visited: Vec::with_capacity(n), seq: Vec::with_capacity(n), ends: Vec::new() }
+    }
+
+    pub fn heap_bytes(&self) -> usize {
+        self.visited.capacity() + (self.seq.capacity() + self.ends.capacity()) * 4
+    }
+
+    fn list(&mut self, order: &[u32]) {
+        let n = order.len();
+        self.visited.clear();
+        self.visited.resize(n, false);
+        self.seq.clear();
+        self.ends.clear();
         for k in 0..n {
-            if visited[k] {
+            if self.visited[k] || order[k] as usize == k {
                 continue;
             }
             let mut j = k;
-            loop {
-                visited[j] = true;
-                let next = order[j] as usize;
-                if next == k {
-                    break;
-                }
-                self.swap(j, next);
-                j = next;
+            while !self.visited[j] {
+                self.visited[j] = true;
+                self.seq.push(j as u32);
+                j = order[j] as usize;
             }
+            self.ends.push(self.seq.len() as u32);
         }
+    }
+}
+
+/// Applies a permutation to one array from its listed cycles (see `Agents::permute`): along a
+/// cycle `c0, c1, ...` each place takes the next one's value and the last takes `c0`'s.
+fn follow_cycles<T: Copy>(v: &mut [T], seq: &[u32], ends: &[u32]) {
+    let mut start = 0;
+    for &end in ends {
+        let c = &seq[start..end as usize];
+        let first = v[c[0] as usize];
+        for w in c.windows(2) {
+            v[w[0] as usize] = v[w[1] as usize];
+        }
+        v[c[c.len() - 1] as usize] = first;
+        start = end as usize;
     }
 }
 
@@ -433,6 +478,46 @@ mod tests {
         }
     }
 
+    /// A permutation of up to 300 agents.
+    fn permutation() -> impl proptest::strategy::Strategy<Value = Vec<u32>> {
+        use proptest::prelude::*;
+        (0usize..300).prop_flat_map(|n| Just((0..n as u32).collect::<Vec<_>>()).prop_shuffle())
+    }
+
+    proptest::proptest! {
+        /// Any permutation, in any pool: every array ends as a gather of the old one by `order`,
+        /// and the scratch serves the next permutation as well.
+        #[test]
+        fn permute_is_a_gather_by_order(
+            order in permutation(),
+            then in permutation(),
+            threads in 1usize..4,
+        ) {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+            let mut cycles = Cycles::default();
+            for order in [&order, &then] {
+                let mut a = Agents::with_capacity(order.len());
+                for k in 0..order.len() {
+                    a.push(agent(k as f32, k as u32));
+                    a.steer[k] = Vec2::new(0.0, k as f32);
+                    a.seat[k].order = k as u32;
+                    a.aware[k].since = k as f32;
+                }
+                let old = a.clone();
+                pool.install(|| a.permute(order, &mut cycles));
+                for (k, &o) in order.iter().enumerate() {
+                    let o = o as usize;
+                    proptest::prop_assert_eq!(a.pos[k], old.pos[o]);
+                    proptest::prop_assert_eq!(a.slot[k], old.slot[o]);
+                    proptest::prop_assert_eq!(a.health[k], old.health[o]);
+                    proptest::prop_assert_eq!(a.steer[k], old.steer[o]);
+                    proptest::prop_assert_eq!(a.seat[k], old.seat[o]);
+                    proptest::prop_assert_eq!(a.aware[k], old.aware[o]);
+                }
+            }
+        }
+    }
+
     #[test]
     fn permute_moves_every_array_together() {
         let mut a = Agents::with_capacity(5);
@@ -440,7 +525,7 @@ mod tests {
             a.push(agent(k as f32, k));
         }
         let order = [3u32, 0, 4, 1, 2];
-        a.permute(&order, &mut Vec::new());
+        a.permute(&order, &mut Cycles::default());
         for (k, &o) in order.iter().enumerate() {
             assert_eq!(a.pos[k].x, o as f32);
             assert_eq!(a.health[k], o as f32);

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use glam::{DVec3, Vec2, Vec3, Vec4};
 
-use crate::agents::AgentParams;
+use crate::agents::{AgentParams, Cycles};
 use crate::archetype::ArchetypeMaxima;
 use crate::body_blocking::BlockingScratch;
 use crate::combat::AttackEvent;
@@ -59,7 +59,7 @@ pub struct Workspace {
     pub(crate) formation_arrivals: Vec<i64>,
     pub(crate) event_scratch: Vec<Vec<AttackEvent>>,
     /// Storage reorder's scratch.
-    pub(crate) visited: Vec<bool>,
+    pub(crate) cycles: Cycles,
     /// Per agent: the closed cell its last move pressed against (surface settling).
     pub(crate) pressed: Vec<u32>,
     /// Per chunk partial sums (the centroid).
@@ -98,7 +98,7 @@ impl Workspace {
             events: Vec::new(),
             formation_arrivals: Vec::new(),
             event_scratch: Vec::new(),
-            visited: Vec::with_capacity(cap),
+            cycles: Cycles::with_capacity(cap),
             pressed: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             hearing: IntegrationJob::new(),

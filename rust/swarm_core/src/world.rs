@@ -616,6 +616,7 @@ impl World {
             + b(&a.flash)
             + b(&a.cell)
             + b(&a.aware)
+            + b(&a.seat)
             + b(&self.ws.sees)
             + self.ws.blocking.heap_bytes()
             + b(&self.ws.lod_dist)
@@ -625,6 +626,7 @@ impl World {
             + b(&self.ws.blocking_spare)
             + b(&self.ws.blocking_resistance)
             + b(&self.ws.partials)
+            + self.ws.cycles.heap_bytes()
     }
 
     pub fn time(&self) -> f64 {

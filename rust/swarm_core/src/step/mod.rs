@@ -85,7 +85,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         if ws.grid_dirty {
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
         }
-        reorder::reorder_by_cell(&mut state.agents, &mut state.ids, ws.grid.order(), &mut ws.visited);
+        reorder::reorder_by_cell(&mut state.agents, &mut state.ids, ws.grid.order(), &mut ws.cycles);
         state.layout += 1;
         state.unsorted = 0;
         state.reordered_at = state.ticks;

@@ -2,7 +2,7 @@
 //! cell order so neighbours in space are neighbours in memory; ids follow. Reads the grid's
 //! order; writes every agent array and the id table.
 
-use crate::agents::Agents;
+use crate::agents::{Agents, Cycles};
 use crate::ids::IdTable;
 use crate::step::chunk::CHUNK;
 
@@ -18,8 +18,8 @@ pub(crate) fn due(n: usize, ticks: u64, reordered_at: u64, unsorted: usize) -> b
 }
 
 /// Permutes `agents` into `order` (the grid's) and points every id at its new index.
-pub(crate) fn reorder_by_cell(agents: &mut Agents, ids: &mut IdTable, order: &[u32], visited: &mut Vec<bool>) {
-    agents.permute(order, visited);
+pub(crate) fn reorder_by_cell(agents: &mut Agents, ids: &mut IdTable, order: &[u32], cycles: &mut Cycles) {
+    agents.permute(order, cycles);
     for (i, &slot) in agents.slot.iter().enumerate() {
         ids.relocate(slot, i as u32);
     }
