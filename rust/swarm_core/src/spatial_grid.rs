@@ -310,6 +310,29 @@ impl SpatialGrid {
         self.cell.clear();
     }
 
+    /// Storage was just permuted into this grid's order (the agent now at index `k` is the one
+    /// filed at rank `k`, see `order`): files the agents under their new indices as a rebuild
+    /// for the permuted positions would, without one. Entries and ranks become the identity and
+    /// each agent keeps its cell; the starts and records stay as they are.
+    pub fn follow_storage_order(&mut self) {
+        let (cell, entries) = (&self.cell, &self.entries);
+        debug_assert_eq!(cell.len(), entries.len(), "follow_storage_order after forget");
+        self.next_cell.resize(entries.len(), 0);
+        self.next_cell.par_chunks_mut(PAR_CHUNK).zip(entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
+            for (c, &j) in out.iter_mut().zip(idx) {
+                *c = cell[j as usize];
+            }
+        });
+        std::mem::swap(&mut self.cell, &mut self.next_cell);
+        let identity = |(ci, out): (usize, &mut [u32])| {
+            for (k, e) in out.iter_mut().enumerate() {
+                *e = (ci * PAR_CHUNK + k) as u32;
+            }
+        };
+        self.entries.par_chunks_mut(PAR_CHUNK).enumerate().for_each(identity);
+        self.rank.par_chunks_mut(PAR_CHUNK).enumerate().for_each(identity);
+    }
+
     /// Files every agent by `next_cell`, by counting sort: counts, running ends, then a backward
     /// scatter that leaves each cell's start behind and keeps ascending agent index within a cell.
     fn sort_by_cell(&mut self) {
@@ -723,6 +746,27 @@ mod tests {
                 prop_assert_eq!(&g.cell, &fresh.cell);
                 prop_assert_eq!(&g.sorted, &fresh.sorted);
             }
+        }
+    }
+
+    proptest! {
+        /// After storage follows the grid's order, renumbering gives the grid a rebuild from
+        /// nothing gives for the permuted positions.
+        #[test]
+        fn following_the_storage_order_matches_a_fresh_rebuild(
+            pts in prop::collection::vec((-20.0f32..20.0, -20.0f32..20.0), 0..300), cell in 0.3f32..3.0,
+        ) {
+            let pos: Vec<Vec3> = pts.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)).collect();
+            let radius = |i: usize| 0.3 + (i % 3) as f32 * 0.1;
+            let mut g = SpatialGrid::with_capacity(pos.len());
+            g.rebuild(&pos, &radius, cell);
+            let moved: Vec<Vec3> = g.order().iter().map(|&j| pos[j as usize]).collect();
+            let radii: Vec<f32> = g.order().iter().map(|&j| radius(j as usize)).collect();
+            g.follow_storage_order();
+            let mut fresh = SpatialGrid::with_capacity(pos.len());
+            fresh.rebuild(&moved, &|i| radii[i], cell);
+            prop_assert_eq!((&g.entries, &g.rank, &g.cell), (&fresh.entries, &fresh.rank, &fresh.cell));
+            prop_assert_eq!((&g.cell_start, &g.sorted), (&fresh.cell_start, &fresh.sorted));
         }
     }
 

@@ -81,17 +81,24 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     let n = state.agents.len();
     ws.next_pos.resize(n, glam::Vec3::ZERO);
     if reorder::due(n, state.ticks, state.reordered_at, state.unsorted) {
-        // The reorder follows the grid's order (and rebuilds the grid for the new storage).
-        if ws.grid_dirty {
+        // The reorder follows the grid's order (and refiles the grid for the new storage).
+        let built_here = ws.grid_dirty;
+        if built_here {
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
         }
         reorder::reorder_by_cell(&mut state.agents, &mut state.ids, ws.grid.order(), &mut ws.cycles);
         state.layout += 1;
         state.unsorted = 0;
         state.reordered_at = state.ticks;
-        // Agent indices now stand for other agents: nearly all would count as changing cell.
-        ws.grid.forget();
-        ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
+        if built_here {
+            // Built for this step's positions and cell size: only the agent indices changed.
+            ws.grid.follow_storage_order();
+        } else {
+            // Built by a query (for another cell size): agent indices now stand for other
+            // agents, so nearly all would count as changing cell.
+            ws.grid.forget();
+            ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
+        }
     }
     classify_and_rebuild_grid(state, ws, dt);
     let a = &mut state.agents;
