@@ -258,7 +258,7 @@ for label, name, n, with_off in ROWS:
     off = [ms(so, "median_ms"), ms(so, "p95_ms")] if with_off else ["not run"] * 2
     lines.append("| " + " | ".join([label, ms(s, "median_ms"), ms(s, "p95_ms")] + off + nav) + " |")
 lines.append("")
-lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), its visual sync (`get_stats().sync_ms`: every MultiMesh instance buffer written and handed to the renderer), the rest of the frame, the engine's own share (frame median less the step and sync medians), and the worst frame of the run (storage is reordered into grid order every 128 steps, so a run of more than 128 frames holds one such step):")
+lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), its visual sync (`get_stats().sync_ms`: every MultiMesh instance buffer written and handed to the renderer), the rest of the frame, the engine's own share (frame median less the step and sync medians), and the worst frame of the run (storage is reordered into grid order every 128 steps, warm-up frames included, so the 5,000 and 20,000 runs hold two such steps, the 100,000 runs one and the 1,000,000 run none):")
 lines.append("")
 lines.append("| agents | Swarm step | Swarm sync | rest of the frame | Swarm worst frame | Swarm LOD off step | Swarm LOD off sync | tiers at the end (full / reduced / cheap / dormant) |")
 lines.append("|---:|---:|---:|---:|---:|---:|---:|---|")

@@ -12,7 +12,7 @@ use crate::snorm::Snorm2;
 use crate::targets::NO_TARGET;
 
 /// Runs `$body` with `$v` bound to each per-agent array in turn. The one list of the arrays:
-/// every whole-agent operation (swap-remove, swap, permute) goes through it.
+/// every whole-agent operation (swap-remove, permute) goes through it.
 macro_rules! each_array {
     ($s:expr, |$v:ident| $body:expr) => {{
         {
@@ -281,11 +281,6 @@ impl Agents {
         (i != last).then(|| self.slot[i])
     }
 
-    /// Exchanges the agents at `i` and `j`.
-    pub fn swap(&mut self, i: usize, j: usize) {
-        each_array!(self, |v| v.swap(i, j));
-    }
-
     /// Reorders storage so that new index `k` holds the agent that was at `order[k]` (`order` is a
     /// permutation). In place: the permutation's cycles are listed once (`cycles`, reusable
     /// scratch), then each array follows the list on its own, the arrays in parallel. The list
@@ -311,7 +306,8 @@ pub struct Cycles {
 }
 
 impl Cycles {
-    /// Room for permutations of up to `n` agents.
+    /// Room for listing the permutations of up to `n` agents (the cycle ends, a few hundred in
+    /// a reorder, grow on first use).
     pub fn with_capacity(n: usize) -> Self {
         Self { visited: Vec::with_capacity(n), seq: Vec::with_capacity(n), ends: Vec::new() }
     }
@@ -463,6 +459,7 @@ impl Agents {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     fn agent(x: f32, slot: u32) -> NewAgent {
         NewAgent {
@@ -479,12 +476,11 @@ mod tests {
     }
 
     /// A permutation of up to 300 agents.
-    fn permutation() -> impl proptest::strategy::Strategy<Value = Vec<u32>> {
-        use proptest::prelude::*;
+    fn permutation() -> impl Strategy<Value = Vec<u32>> {
         (0usize..300).prop_flat_map(|n| Just((0..n as u32).collect::<Vec<_>>()).prop_shuffle())
     }
 
-    proptest::proptest! {
+    proptest! {
         /// Any permutation, in any pool: every array ends as a gather of the old one by `order`,
         /// and the scratch serves the next permutation as well.
         #[test]
@@ -507,12 +503,12 @@ mod tests {
                 pool.install(|| a.permute(order, &mut cycles));
                 for (k, &o) in order.iter().enumerate() {
                     let o = o as usize;
-                    proptest::prop_assert_eq!(a.pos[k], old.pos[o]);
-                    proptest::prop_assert_eq!(a.slot[k], old.slot[o]);
-                    proptest::prop_assert_eq!(a.health[k], old.health[o]);
-                    proptest::prop_assert_eq!(a.steer[k], old.steer[o]);
-                    proptest::prop_assert_eq!(a.seat[k], old.seat[o]);
-                    proptest::prop_assert_eq!(a.aware[k], old.aware[o]);
+                    prop_assert_eq!(a.pos[k], old.pos[o]);
+                    prop_assert_eq!(a.slot[k], old.slot[o]);
+                    prop_assert_eq!(a.health[k], old.health[o]);
+                    prop_assert_eq!(a.steer[k], old.steer[o]);
+                    prop_assert_eq!(a.seat[k], old.seat[o]);
+                    prop_assert_eq!(a.aware[k], old.aware[o]);
                 }
             }
         }

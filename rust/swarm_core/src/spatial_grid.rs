@@ -767,6 +767,17 @@ mod tests {
             fresh.rebuild(&moved, &|i| radii[i], cell);
             prop_assert_eq!((&g.entries, &g.rank, &g.cell), (&fresh.entries, &fresh.rank, &fresh.cell));
             prop_assert_eq!((&g.cell_start, &g.sorted), (&fresh.cell_start, &fresh.sorted));
+            prop_assert_eq!((g.bounds(), g.cell_size), (fresh.bounds(), fresh.cell_size));
+            // The next rebuild may patch from it (one agent moves within the same bounds).
+            let mut moved = moved;
+            if let Some(p) = moved.get_mut(pos.len() / 2).filter(|_| pos.len() > 2) {
+                *p = (*p + Vec3::new(0.7, 0.0, -0.4)).clamp(Vec3::splat(-20.0), Vec3::splat(20.0));
+            }
+            g.rebuild(&moved, &|i| radii[i], cell);
+            let mut fresh = SpatialGrid::with_capacity(pos.len());
+            fresh.rebuild(&moved, &|i| radii[i], cell);
+            prop_assert_eq!((&g.entries, &g.rank, &g.cell), (&fresh.entries, &fresh.rank, &fresh.cell));
+            prop_assert_eq!((&g.cell_start, &g.sorted), (&fresh.cell_start, &fresh.sorted));
         }
     }
 

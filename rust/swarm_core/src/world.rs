@@ -626,6 +626,7 @@ impl World {
             + b(&self.ws.blocking_spare)
             + b(&self.ws.blocking_resistance)
             + b(&self.ws.partials)
+            + b(&self.ws.pressed)
             + self.ws.cycles.heap_bytes()
     }
 

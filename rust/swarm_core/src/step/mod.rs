@@ -94,7 +94,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             // Built for this step's positions and cell size: only the agent indices changed.
             ws.grid.follow_storage_order();
         } else {
-            // Built by a query (for another cell size): agent indices now stand for other
+            // Built by a query since the last step (for `QUERY_DT`, not necessarily this step's
+            // cell size): rebuilt for this step as before. Agent indices now stand for other
             // agents, so nearly all would count as changing cell.
             ws.grid.forget();
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
