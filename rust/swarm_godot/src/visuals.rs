@@ -231,7 +231,8 @@ impl Visuals {
     /// camera every agent is rewritten every frame. A dormant agent at rest that is not flashing
     /// and has no vertex animation keeps the instance data written since it came to rest (its
     /// position, facing, tier and custom data cannot have changed), so a resting horde costs
-    /// the fill nothing.
+    /// the fill nothing; when no slot of an archetype was written (and no corpse sinks and the
+    /// count is the same) its buffer is not handed over again at all.
     /// The world's layout revision tells whether each buffer slot holds the same agent as last
     /// frame; `dt` is the seconds since the last update (walk and idle clips advance by it). The
     /// buffers are filled on the world's thread pool.
@@ -319,7 +320,9 @@ impl Visuals {
             let idx = &self.order[self.starts[a]..self.starts[a + 1]];
             let dead = corpses.iter().filter(|c| c.archetype as usize == a).count();
             let count = idx.len() + dead;
-            if v.multimesh.get_instance_count() as usize != count {
+            // A new instance count (or layout) rewrites every slot, so the buffer goes up.
+            let resized = v.multimesh.get_instance_count() as usize != count;
+            if resized {
                 v.multimesh.set_instance_count(count as i32);
             }
             if count == 0 {
@@ -333,12 +336,14 @@ impl Visuals {
             let (lift, anim) = (v.lift, v.anim);
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
             let chunks = (live.par_chunks_mut(CHUNK * floats), idx.par_chunks(CHUNK), v.still.par_chunks_mut(CHUNK));
-            // The instance origins' bounds come along (see `set_bounds`).
-            let mut bounds = world.install(|| {
+            // The instance origins' bounds come along (see `set_bounds`), and whether any slot
+            // was written.
+            let (mut bounds, wrote) = world.install(|| {
                 chunks
                     .into_par_iter()
                     .map(|(out, idx, still)| {
                         let mut b = EMPTY_BOUNDS;
+                        let mut wrote = false;
                         for ((o, &i), still) in out.chunks_exact_mut(floats).zip(idx).zip(still) {
                             let i = i as usize;
                             b = (b.0.min(agents.pos[i]), b.1.max(agents.pos[i]));
@@ -367,6 +372,7 @@ impl Visuals {
                                 continue;
                             }
                             *still = rests;
+                            wrote = true;
                             let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
                             // A hit squashes the body for a moment.
                             let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
@@ -376,9 +382,9 @@ impl Visuals {
                             }
                             o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, clip]);
                         }
-                        b
+                        (b, wrote)
                     })
-                    .reduce(|| EMPTY_BOUNDS, |a, b| (a.0.min(b.0), a.1.max(b.1)))
+                    .reduce(|| (EMPTY_BOUNDS, false), |a, b| ((a.0 .0.min(b.0 .0), a.0 .1.max(b.0 .1)), a.1 || b.1))
             });
             for (o, c) in sinking.chunks_exact_mut(floats).zip(corpses.iter().filter(|c| c.archetype as usize == a)) {
                 let t = (c.age / c.lifetime.max(1e-3)).clamp(0.0, 1.0);
@@ -390,6 +396,11 @@ impl Visuals {
                     o[FLOATS..FLOATS + 4].copy_from_slice(&[0.3, 0.3, 0.3, 1.0]);
                 }
                 o[floats - 4..].copy_from_slice(&[0.0, t, 1.0, clip]);
+            }
+            // Nothing changed (every agent of the archetype rests, no corpse sinks, same count):
+            // the renderer still holds this very buffer, so Godot's copy of it is skipped.
+            if !wrote && dead == 0 && !resized {
+                continue;
             }
             v.multimesh.set_buffer(&v.buffer);
             set_bounds(&mut v.multimesh, bounds, v.reach);

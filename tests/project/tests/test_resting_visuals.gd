@@ -1,5 +1,7 @@
 # A resting horde keeps its instance data: dormant agents at rest are not rewritten into the
-# MultiMesh buffer, yet every instance always shows the agent now at its index. 1,500 agents doze
+# MultiMesh buffer, and while every agent of the archetype rests the buffer is not even handed
+# over again (the renderer keeps the one it has), yet every instance (as the renderer reads it
+# back) always shows the agent now at its index. 1,500 agents doze
 # off far from the target and come to rest; then, frame by frame: every instance's origin is its
 # agent's position exactly, after a resting agent is moved by set_agent_position (it wakes where
 # it is put), after despawns (the last agents move into the freed indices) and after the
