@@ -320,7 +320,7 @@ impl Visuals {
             let idx = &self.order[self.starts[a]..self.starts[a + 1]];
             let dead = corpses.iter().filter(|c| c.archetype as usize == a).count();
             let count = idx.len() + dead;
-            // A new instance count (or layout) rewrites every slot, so the buffer goes up.
+            // A new instance count clears the renderer's instances: the buffer must go up again.
             let resized = v.multimesh.get_instance_count() as usize != count;
             if resized {
                 v.multimesh.set_instance_count(count as i32);
