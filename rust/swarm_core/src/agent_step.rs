@@ -6,6 +6,7 @@ use glam::{Vec2, Vec3};
 
 use crate::agents::{
     AgentParams, FLAG_COASTING, FLAG_DORMANT, FLAG_HOLDING, FLAG_ISOLATED, FLAG_PINNED, FLAG_PRESSING, FLAG_RETREATING,
+    FLAG_WAITING,
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
@@ -41,8 +42,13 @@ pub(crate) fn at_rest(flags: u8, steer: Vec2, vel: Vec3) -> bool {
 }
 
 /// Read-only inputs of the per-agent step.
+#[derive(Clone, Copy)]
 pub(crate) struct StepCtx<'a> {
+    /// Seconds this step covers (a far block's turn: its whole interval).
     pub dt: f32,
+    /// The agents stepped with this context are a far block's on its turn (`far_blocks`): each
+    /// takes its full (due) update and is marked waiting.
+    pub far_turn: bool,
     pub time: f64,
     /// Height of the open ground, or NaN on a surface flow field (agents then keep their height
     /// until the field settles them).
@@ -163,7 +169,10 @@ impl<'a> StepCtx<'a> {
     ) -> Result<Gate, Vec3> {
         let i = a.i;
         let seed = a.seeds[i];
-        *flags &= !FLAG_HOLDING;
+        *flags &= !(FLAG_HOLDING | FLAG_WAITING);
+        if self.far_turn {
+            *flags |= FLAG_WAITING;
+        }
         if seat.is_ordered() {
             // An agent in a formation order keeps its target for later, never dozes and takes
             // its full step every step (an order is a few agents the player watches).
@@ -186,7 +195,7 @@ impl<'a> StepCtx<'a> {
         }
         let tier = a.tiers[i];
         let (interval, _) = self.lod.budget(tier, 1);
-        let due = interval <= 1 || self.every[tier as usize].divides(self.tick.wrapping_add(seed));
+        let due = interval <= 1 || self.far_turn || self.every[tier as usize].divides(self.tick.wrapping_add(seed));
         let dormant = *flags & FLAG_DORMANT != 0;
         let coasting = tier == CHEAP && !dormant;
         *flags &= !(FLAG_COASTING | FLAG_ISOLATED);
@@ -197,7 +206,7 @@ impl<'a> StepCtx<'a> {
             let np = Vec2::new(p3.x, p3.z) + accelerate(v, steer * prm.max_speed, prm, self.dt) * self.dt;
             return Err(Vec3::new(np.x, self.height(p3), np.y));
         }
-        let throttled = (coasting || tier == REDUCED) && !dormant;
+        let throttled = (coasting || tier == REDUCED) && !dormant && !self.far_turn;
         Ok(Gate { due, hold: throttled && !due, dt: if throttled { self.dt * interval as f32 } else { self.dt } })
     }
 

@@ -149,6 +149,9 @@ pub const FLAGS_RESTING: u8 = FLAG_DORMANT | FLAG_COASTING;
 /// Agent has reached its formation slot and holds it: body blocking lets the members still
 /// walking push it aside (it eases back).
 pub const FLAG_HOLDING: u8 = 64;
+/// Agent of a far block that took its turn (`far_blocks`): it moved the whole interval's worth
+/// and waits, untouched, until its block's next turn (or until the block is no longer far).
+pub const FLAG_WAITING: u8 = 128;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Agents {

@@ -7,6 +7,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agents::{FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
+use crate::far_blocks;
 use crate::lod::FULL;
 use crate::noise::hash2;
 use crate::scatter::Scatter;
@@ -31,8 +32,9 @@ fn sits_out(flags: u8) -> bool {
 /// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
 /// work on it, and the last records (which `spare` holds afterwards) are the passes' scratch.
 /// `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the agents' steps
-/// leave them) say who sits out (`sits_out`), `tiers` who runs again. The grid's cells must be at
-/// most `slack` metres stale for these positions; queries are widened by that much.
+/// leave them) say who sits out (`sits_out`, and the agents of a far block that waits, by `far`),
+/// `tiers` who runs again. The grid's cells must be at most `slack` metres stale for these
+/// positions; queries are widened by that much.
 ///
 /// The passes work on the grid's packed `(x, z, y, radius)` records, so neighbour loops read
 /// memory in cell order; the result is scattered back to `pos` at the end.
@@ -51,6 +53,7 @@ pub fn resolve(
     pos: &mut [Vec3],
     resist: &[f32],
     flags: &[u8],
+    far: &[far_blocks::Status],
     tiers: &[u8],
     grid: &mut SpatialGrid,
     spare: &mut Vec<Vec4>,
@@ -70,7 +73,9 @@ pub fn resolve(
     if iterations > 0 {
         // In agent order (the flags read in sequence), each agent listed by its rank.
         let rank = grid.rank();
-        compact(n, chunk, counts, runs, |i| !sits_out(flags[i]), |i| rank[i]);
+        // (A far block's waiting agents sit out as coasting ones do.)
+        let runs_first = |i: usize| !sits_out(flags[i]) && far_blocks::of(far, i) != far_blocks::WAIT;
+        compact(n, chunk, counts, runs, runs_first, |i| rank[i]);
         pass(grid, runs, spare, hit, resist, reach);
         if iterations > 1 {
             let entries = grid.order();

@@ -9,6 +9,7 @@ use glam::{Vec2, Vec3};
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::far_blocks;
 use crate::flow_field::{
     constrain_move, escape_closed_cell, path_length, recover, CellId, FieldSet, FieldSetSettings, FlowField,
     ModifierBox, ModifierLayer, PathScratch, SpotFields, StampResult, SurfaceGrid, NONE,
@@ -229,6 +230,26 @@ impl SurfaceNav {
         }
     }
 
+    /// Ground-plane rectangles `(min, max)` of the closed cells of each modifier box that has any
+    /// (agents may press them), into `out` (far blocks keep away from them).
+    pub fn closed_rects(&self, out: &mut Vec<(Vec2, Vec2)>) {
+        out.clear();
+        out.resize(self.pressing.len(), (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY)));
+        let (g, size) = (&self.grid, self.grid.cell_size());
+        let origin = Vec2::new(g.origin().x, g.origin().z);
+        for &c in self.mods.touched() {
+            let k = self.box_of_cell[c as usize];
+            if k == NONE || !self.mods.blocks_agents(c) {
+                continue;
+            }
+            let (x, z) = g.column_xz(g.column_of(c));
+            let lo = origin + Vec2::new(x as f32, z as f32) * size;
+            let r = &mut out[k as usize];
+            *r = (r.0.min(lo), r.1.max(lo + Vec2::splat(size)));
+        }
+        out.retain(|r| r.0.x <= r.1.x);
+    }
+
     /// Agents that pressed against box `k`'s closed cells in the last step.
     pub fn pressing_count(&self, k: usize) -> u32 {
         self.pressing.get(k).copied().unwrap_or(0)
@@ -314,6 +335,7 @@ impl SurfaceNav {
     /// `enforce`), stands on its cell's surface, and strays are brought back. Writes the settled
     /// positions into `new` and the cells into `cells`.
     /// `pressed` receives, per agent, the closed cell its move pressed against (`NONE` if none).
+    #[allow(clippy::too_many_arguments)] // (the columns it reads and writes, one by one)
     pub fn settle(
         &self,
         enforce: bool,
@@ -322,16 +344,57 @@ impl SurfaceNav {
         cells: &mut [CellId],
         pressed: &mut [CellId],
         chunk: usize,
+        far: &[far_blocks::Status],
     ) {
+        debug_assert!(chunk.is_multiple_of(far_blocks::FAR_BLOCK));
         (new.par_chunks_mut(chunk), cells.par_chunks_mut(chunk), pressed.par_chunks_mut(chunk))
             .into_par_iter()
             .enumerate()
             .for_each(|(ci, (np, cs, pr))| {
-                for (k, ((p, c), pr)) in np.iter_mut().zip(cs.iter_mut()).zip(pr.iter_mut()).enumerate() {
-                    let i = ci * chunk + k;
-                    (*p, *c, *pr) = self.settle_one(enforce, old[i], *p, *c);
+                for (b, ((np, cs), pr)) in np
+                    .chunks_mut(far_blocks::FAR_BLOCK)
+                    .zip(cs.chunks_mut(far_blocks::FAR_BLOCK))
+                    .zip(pr.chunks_mut(far_blocks::FAR_BLOCK))
+                    .enumerate()
+                {
+                    let base = ci * chunk + b * far_blocks::FAR_BLOCK;
+                    if far_blocks::of(far, base) == far_blocks::WAIT {
+                        // Waiting agents stand where they are (their next position is their
+                        // position) and press nothing.
+                        pr.fill(NONE);
+                        continue;
+                    }
+                    for (k, ((p, c), pr)) in np.iter_mut().zip(cs.iter_mut()).zip(pr.iter_mut()).enumerate() {
+                        (*p, *c, *pr) = self.settle_long(enforce, old[base + k], *p, *c);
+                    }
                 }
             });
+    }
+
+    /// `settle_one` for a move of any length: one longer than a cell (a far block's turn covers
+    /// several steps) is taken in pieces of at most a cell, so that no piece skips one.
+    #[inline]
+    fn settle_long(&self, enforce: bool, old: Vec3, want: Vec3, cell: CellId) -> (Vec3, CellId, CellId) {
+        let step = self.grid.cell_size();
+        let d = Vec2::new(want.x - old.x, want.z - old.z);
+        let len2 = d.length_squared();
+        if len2 <= step * step || !len2.is_finite() {
+            return self.settle_one(enforce, old, want, cell);
+        }
+        let pieces = (len2.sqrt() / step).ceil().min(64.0) as u32;
+        // Each piece from where the last one ended (a blocked piece never leaves the next one
+        // more than a piece away).
+        let piece = d / pieces as f32;
+        let (mut at, mut cell, mut pressed) = (old, cell, NONE);
+        for _ in 0..pieces {
+            let to = Vec3::new(at.x + piece.x, at.y, at.z + piece.y);
+            let (p, c, pr) = self.settle_one(enforce, at, to, cell);
+            (at, cell) = (p, c);
+            if pressed == NONE {
+                pressed = pr;
+            }
+        }
+        (at, cell, pressed)
     }
 
     #[inline]

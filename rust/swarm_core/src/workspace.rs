@@ -15,6 +15,7 @@ use crate::agents::{AgentParams, Cycles};
 use crate::archetype::ArchetypeMaxima;
 use crate::body_blocking::BlockingScratch;
 use crate::combat::AttackEvent;
+use crate::far_blocks;
 use crate::flow_field::IntegrationJob;
 use crate::lod::TierScratch;
 use crate::spatial_grid::SpatialGrid;
@@ -62,6 +63,10 @@ pub struct Workspace {
     pub(crate) cycles: Cycles,
     /// Per agent: the closed cell its last move pressed against (surface settling).
     pub(crate) pressed: Vec<u32>,
+    /// Per block of `far_blocks::FAR_BLOCK` agents: its far-block status this step (empty when
+    /// no block can be far), and the closed modifier boxes' rectangles it was decided with.
+    pub(crate) far: Vec<far_blocks::Status>,
+    pub(crate) closed_rects: Vec<(Vec2, Vec2)>,
     /// Per chunk partial sums (the centroid).
     pub(crate) partials: Vec<DVec3>,
     /// Hearing's route search from a noise (its buffers kept between noises).
@@ -100,6 +105,8 @@ impl Workspace {
             event_scratch: Vec::new(),
             cycles: Cycles::with_capacity(cap),
             pressed: Vec::new(),
+            far: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
+            closed_rects: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             hearing: IntegrationJob::new(),
             stats: StepStats { ticks: state.ticks, ..StepStats::default() },

@@ -627,6 +627,7 @@ impl World {
             + b(&self.ws.blocking_resistance)
             + b(&self.ws.partials)
             + b(&self.ws.pressed)
+            + b(&self.ws.far)
             + self.ws.cycles.heap_bytes()
     }
 

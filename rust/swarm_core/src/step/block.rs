@@ -1,13 +1,14 @@
 //! Stage 5, body blocking (see `body_blocking`): overlapping bodies are pushed apart over a few
-//! passes on the grid. Reads the push resistances by rank, flags, tiers and the archetype maxima;
-//! writes `next_pos` (unless the positions stay in the grid's records, `write_back` false), the
-//! grid's records and the blocking buffers.
+//! passes on the grid. Reads the push resistances by rank, flags, far-block statuses, tiers and
+//! the archetype maxima; writes `next_pos` (unless the positions stay in the grid's records,
+//! `write_back` false), the grid's records and the blocking buffers.
 
 use glam::{Vec3, Vec4};
 
 use crate::archetype::ArchetypeMaxima;
 use crate::body_blocking::{self, BlockingScratch};
 use crate::config::WorldSettings;
+use crate::far_blocks;
 use crate::spatial_grid::SpatialGrid;
 use crate::step::chunk::CHUNK;
 
@@ -20,6 +21,8 @@ pub(crate) fn block(
     maxima: &ArchetypeMaxima,
     resistance: &[f32],
     flags: &[u8],
+    far: &[far_blocks::Status],
+    longest_dt: f32,
     tier: &[u8],
     write_back: bool,
     next_pos: &mut [Vec3],
@@ -30,12 +33,14 @@ pub(crate) fn block(
     // The grid's records hold the current positions but its cells are those of the last
     // rebuild: a neighbour may sit up to max_speed * dt from the cell it is filed in (the
     // query itself is centred on the agent's current position), plus small corrections
-    // per pass. A pair missed by a pass is only corrected a step later; it is never lost.
-    let slack = maxima.max_speed * dt + 0.05 * settings.body_blocking_iterations as f32;
+    // per pass. A pair missed by a pass is only corrected a step later; it is never lost. (A far
+    // block's turn moves its agents `longest_dt`'s worth.)
+    let slack = maxima.max_speed * dt.max(longest_dt) + 0.05 * settings.body_blocking_iterations as f32;
     body_blocking::resolve(
         next_pos,
         resistance,
         flags,
+        far,
         tier,
         grid,
         spare,

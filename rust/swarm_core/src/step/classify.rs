@@ -12,6 +12,7 @@ use crate::agents::{AgentParams, FLAGS_RESTING, FLAG_DORMANT, FLAG_PRESSING};
 use crate::archetype::ArchetypeRuntime;
 use crate::camera::Frustum;
 use crate::config::WorldSettings;
+use crate::far_blocks;
 use crate::lod::{self, TierCounts, TierScratch};
 use crate::perception::awareness::Awareness;
 use crate::steering::pressure;
@@ -32,6 +33,9 @@ pub(crate) struct ClassifyIn<'a> {
     pub target: &'a [u32],
     pub arch: &'a [u16],
     pub aware: &'a [Awareness],
+    /// Each far block's status this step (`far_blocks`; empty: none), and the steps a turn covers.
+    pub far: &'a [far_blocks::Status],
+    pub turn_steps: u32,
 }
 
 /// What the classification writes (and the seeds and time of the pressing turns).
@@ -96,8 +100,21 @@ pub(crate) fn classify(
     sees: &mut Vec<bool>,
     lod_scratch: &mut TierScratch,
 ) -> TierCounts {
-    let ClassifyIn { dt, settings: s, archetypes, any_perception, targets, camera, pos, params, target, arch, aware } =
-        *input;
+    let ClassifyIn {
+        dt,
+        settings: s,
+        archetypes,
+        any_perception,
+        targets,
+        camera,
+        pos,
+        params,
+        target,
+        arch,
+        aware,
+        far,
+        turn_steps,
+    } = *input;
     let n = pos.len();
     lod_dist.resize(n, 0.0);
     sees.resize(n, true);
@@ -106,7 +123,7 @@ pub(crate) fn classify(
     // Perceiving agents read their distance every step, so then none may perceive; and beyond
     // waking distance an agent sees no target (Out-of-Sight Fallback's neighbours read that),
     // so no such sight may reach that far.
-    let wake_within = s.dormancy_distance * 0.9;
+    let wake_within = wake_within(s);
     let skip_sleepers = s.dormancy_enabled
         && !any_perception
         && !archetypes.iter().any(|a| {
@@ -141,6 +158,28 @@ pub(crate) fn classify(
             for b0 in (0..ld.len()).step_by(SLEEP_BLOCK) {
                 let b1 = (b0 + SLEEP_BLOCK).min(ld.len());
                 let base = ci * CHUNK + b0;
+                let status = far_blocks::of(far, base);
+                if status == far_blocks::WAIT {
+                    // A far block between its turns: every agent is Cheap (the block lies beyond
+                    // the mid band and the camera), its distance counts as none (nobody reads it
+                    // but pressure's turn-taking, which then passes it over) and it sees its
+                    // target only by a plain sight that cannot reach it; dormancy counts on at
+                    // its turn.
+                    ld[b0..b1].fill(f32::INFINITY);
+                    if out_of_sight {
+                        for (k, se) in sees[b0..b1].iter_mut().enumerate() {
+                            *se = !archetypes[arch[base + k] as usize].config.behavior.use_out_of_sight;
+                        }
+                    } else {
+                        sees[b0..b1].fill(true);
+                    }
+                    tiers[b0..b1].fill(lod::CHEAP);
+                    counts.cheap += b1 - b0;
+                    counts.dormant += flags[b0..b1].iter().filter(|&&f| f & FLAG_DORMANT != 0).count();
+                    continue;
+                }
+                // A far block's turn covers its whole interval.
+                let dt = if status == far_blocks::TURN { dt * turn_steps as f32 } else { dt };
                 if skip_sleepers && block_sleeps(targets, &pos[base..base + (b1 - b0)], &flags[b0..b1], wake_within) {
                     // Nobody wakes: each stays dormant (flags and countdown as they are) and
                     // Cheap, and sees its target only by a plain sight that needs none.
@@ -234,9 +273,17 @@ pub(crate) fn classify(
     }
 }
 
+/// How near a target wakes a dormant agent: within 90 % of the dormancy distance (the margin
+/// keeps an agent on the boundary from dozing and waking by turns).
+pub(crate) fn wake_within(s: &WorldSettings) -> f32 {
+    s.dormancy_distance * 0.9
+}
+
 /// Agents per block of a chunk that the classification passes over whole when it sleeps
-/// (`block_sleeps`). Fixed, so which agents are passed over never depends on the thread count.
-const SLEEP_BLOCK: usize = 128;
+/// (`block_sleeps`), the far blocks' size. Fixed, so which agents are passed over never depends on
+/// the thread count.
+const SLEEP_BLOCK: usize = far_blocks::FAR_BLOCK;
+const _: () = assert!(CHUNK.is_multiple_of(SLEEP_BLOCK));
 
 /// Whether a block of agents (positions `pos`, `flags`) sleeps through this classification: every
 /// one of them rested through the last step (`FLAGS_RESTING`: dormant, and its step left it where

@@ -29,6 +29,7 @@ pub mod steer;
 
 use std::time::Instant;
 
+use crate::far_blocks;
 use crate::state::SimState;
 use crate::workspace::{self, Workspace};
 
@@ -101,7 +102,29 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
         }
     }
-    classify_and_rebuild_grid(state, ws, dt);
+    // Which blocks of far agents take their turn or wait (from the state as the last step left it).
+    let orders = !state.formations.is_empty();
+    let turn_steps = far_blocks::interval(&state.settings.lod, ws.maxima.any_perception, orders).unwrap_or(1);
+    ws.closed_rects.clear();
+    if let (Some(nav), true) = (state.nav.as_ref(), turn_steps > 1) {
+        nav.closed_rects(&mut ws.closed_rects);
+    }
+    let far_in = far_blocks::FarIn {
+        tick: state.ticks,
+        lod: &state.settings.lod,
+        wake_within: state.settings.dormancy_enabled.then(|| classify::wake_within(&state.settings)),
+        archetypes: &state.archetypes,
+        any_perception: ws.maxima.any_perception,
+        orders,
+        targets: &state.targets,
+        camera: state.camera.as_ref(),
+        closed: &ws.closed_rects,
+        max_radius: ws.maxima.max_radius,
+        pos: &state.agents.pos,
+        flags: &state.agents.flags,
+    };
+    let longest_dt = if far_blocks::decide(&far_in, &mut ws.far) { dt * turn_steps as f32 } else { dt };
+    classify_and_rebuild_grid(state, ws, dt, turn_steps);
     let a = &mut state.agents;
     let perceive_in = perceive::PerceiveIn {
         dt,
@@ -131,6 +154,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         target_counts: &ws.target_counts,
         sees: &ws.sees,
         formations: &state.formations,
+        far: &ws.far,
+        turn_steps,
     };
     steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare, &mut ws.blocking_resistance);
     ws.stats.phases.steer = lap();
@@ -146,6 +171,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             &ws.maxima,
             &ws.blocking_resistance,
             &a.flags,
+            &ws.far,
+            longest_dt,
             &a.tier,
             !from_grid,
             &mut ws.next_pos,
@@ -167,6 +194,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         a,
         &mut ws.next_pos,
         &mut ws.pressed,
+        &ws.far,
+        turn_steps,
     );
     // The grid for the new positions is built at the start of the next step (alongside the
     // classification), or by the first query before it.
@@ -192,7 +221,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
 /// Classifies the agents, and runs the grid rebuild a step leaves pending (if any) alongside
 /// (the classification does not read the grid): the rebuild's counting sort is sequential,
 /// and this way the other threads spend that time classifying.
-fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32) {
+fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32, turn_steps: u32) {
     let a = &mut state.agents;
     let input = classify::ClassifyIn {
         dt,
@@ -206,6 +235,8 @@ fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32) 
         target: &a.target,
         arch: &a.archetype,
         aware: &a.aware,
+        far: &ws.far,
+        turn_steps,
     };
     let out = classify::ClassifyOut {
         flags: &mut a.flags,

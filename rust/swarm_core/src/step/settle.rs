@@ -10,6 +10,7 @@ use rayon::prelude::*;
 
 use crate::agents::{Agents, FLAGS_RESTING};
 use crate::archetype::ArchetypeRuntime;
+use crate::far_blocks;
 use crate::flow_field::NONE;
 use crate::spatial_grid::{Bounds, SpatialGrid};
 use crate::step::chunk::CHUNK;
@@ -32,15 +33,17 @@ pub(crate) fn settle(
     a: &mut Agents,
     next_pos: &mut Vec<Vec3>,
     pressed: &mut Vec<u32>,
+    far: &[far_blocks::Status],
+    turn_steps: u32,
 ) -> (Vec2, Vec2) {
     let n = a.len();
     // On a surface flow field: stay on open cells, stand on the surface.
     if let Some(nav) = &nav {
         pressed.resize(n, NONE);
-        nav.settle(enforce, &a.pos, next_pos, &mut a.cell, pressed, CHUNK);
+        nav.settle(enforce, &a.pos, next_pos, &mut a.cell, pressed, CHUNK, far);
     }
     let ground = if nav.is_some() { f32::NAN } else { ground_height };
-    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos);
+    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos, far, turn_steps);
     std::mem::swap(&mut a.pos, next_pos);
     if let Some(nav) = nav {
         // Only agents that are going somewhere press (and so attack or push) a closed cell.
@@ -51,8 +54,10 @@ pub(crate) fn settle(
 }
 
 /// Velocity from the motion that actually happened, the ground height (unless NaN); returns the
-/// new positions' ground-plane bounds (for the grid rebuild).
+/// new positions' ground-plane bounds (for the grid rebuild). A far block that waits keeps its
+/// positions and velocities; one on its turn moved over `turn_steps` steps.
 #[inline(never)]
+#[allow(clippy::too_many_arguments)]
 fn finish_motion(
     dt: f32,
     ground: f32,
@@ -60,9 +65,12 @@ fn finish_motion(
     grid: &SpatialGrid,
     a: &mut Agents,
     next_pos: &mut [Vec3],
+    far: &[far_blocks::Status],
+    turn_steps: u32,
 ) -> (Vec2, Vec2) {
     // Velocity is the motion that actually happened (blocking included).
     let inv_dt = 1.0 / dt;
+    let inv_turn = 1.0 / (dt * turn_steps.max(1) as f32);
     let (params, flags) = (&a.params, &a.flags);
     let (sorted, rank) = (grid.sorted(), grid.rank());
     // The grid was rebuilt for this agent count at the start of the step.
@@ -77,29 +85,47 @@ fn finish_motion(
         flags.par_chunks(CHUNK),
     )
         .into_par_iter()
-        .map(|(v, np, p, prm, rk, fl)| {
+        .enumerate()
+        .map(|(ci, (v, np, p, prm, rk, fl))| {
             let mut b = Bounds::EMPTY;
-            for (((((v, np), p), prm), &k), &f) in v.iter_mut().zip(np.iter_mut()).zip(p).zip(prm).zip(rk).zip(fl) {
-                if f & FLAGS_RESTING == FLAGS_RESTING && p.y == ground {
-                    // At rest on the open ground: it stands where it stood (its next position
-                    // and its record are its position), so it has no velocity.
-                    debug_assert!(
-                        *np == *p && (!from_grid || sorted[k as usize].truncate() == Vec2::new(p.x, p.z).extend(p.y))
-                    );
-                    *v = Vec3::ZERO;
-                    b = Bounds::with(b, *p);
-                    continue;
+            for b0 in (0..v.len()).step_by(far_blocks::FAR_BLOCK) {
+                let b1 = (b0 + far_blocks::FAR_BLOCK).min(v.len());
+                let inv_dt = match far_blocks::of(far, ci * CHUNK + b0) {
+                    far_blocks::WAIT => {
+                        // Waiting: where it stood, as it moved on its turn.
+                        for (np, p) in np[b0..b1].iter_mut().zip(&p[b0..b1]) {
+                            *np = *p;
+                            b = Bounds::with(b, *p);
+                        }
+                        continue;
+                    }
+                    far_blocks::TURN => inv_turn,
+                    _ => inv_dt,
+                };
+                let agents = v[b0..b1].iter_mut().zip(np[b0..b1].iter_mut()).zip(&p[b0..b1]).zip(&prm[b0..b1]);
+                for ((((v, np), p), prm), (&k, &f)) in agents.zip(rk[b0..b1].iter().zip(&fl[b0..b1])) {
+                    if f & FLAGS_RESTING == FLAGS_RESTING && p.y == ground {
+                        // At rest on the open ground: it stands where it stood (its next position
+                        // and its record are its position), so it has no velocity.
+                        debug_assert!(
+                            *np == *p
+                                && (!from_grid || sorted[k as usize].truncate() == Vec2::new(p.x, p.z).extend(p.y))
+                        );
+                        *v = Vec3::ZERO;
+                        b = Bounds::with(b, *p);
+                        continue;
+                    }
+                    if from_grid {
+                        let e = sorted[k as usize];
+                        (np.x, np.z) = (e.x, e.y);
+                    }
+                    if !ground.is_nan() {
+                        np.y = ground;
+                    }
+                    // Being shoved moves an agent but gives it no momentum beyond its own speed.
+                    *v = ((*np - *p) * inv_dt).clamp_length_max(prm.max_speed);
+                    b = Bounds::with(b, *np);
                 }
-                if from_grid {
-                    let e = sorted[k as usize];
-                    (np.x, np.z) = (e.x, e.y);
-                }
-                if !ground.is_nan() {
-                    np.y = ground;
-                }
-                // Being shoved moves an agent but gives it no momentum beyond its own speed.
-                *v = ((*np - *p) * inv_dt).clamp_length_max(prm.max_speed);
-                b = Bounds::with(b, *np);
             }
             b
         })

@@ -10,10 +10,11 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agent_step::{at_rest, AgentIn, AgentState, StepCtx};
-use crate::agents::{Agents, FLAG_HOLDING};
+use crate::agents::{Agents, FLAG_HOLDING, FLAG_WAITING};
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::body_blocking::resistance;
 use crate::config::WorldSettings;
+use crate::far_blocks;
 use crate::formation::{Formations, Seat};
 use crate::scatter::Scatter;
 use crate::snorm::Snorm2;
@@ -36,6 +37,9 @@ pub(crate) struct SteerIn<'a> {
     pub target_counts: &'a [u32],
     pub sees: &'a [bool],
     pub formations: &'a Formations,
+    /// Each far block's status this step (`far_blocks`; empty: none), and the steps a turn covers.
+    pub far: &'a [far_blocks::Status],
+    pub turn_steps: u32,
 }
 
 /// Whether every agent of a chunk is `at_rest` outside any formation order: `StepCtx::begin`
@@ -54,7 +58,8 @@ fn chunk_rests(flags: &[u8], steer: &[Vec2], vel: &[Vec3], seat: &[Seat], orders
 /// time (an item of the like-for-like horde takes about 0.3 ms at 1,024 agents); never below
 /// `MIN_STEER_CHUNK`. Steering has no reduction, so its split never changes a result.
 fn steer_chunk(n: usize) -> usize {
-    (n / STEER_ITEMS).clamp(MIN_STEER_CHUNK, CHUNK)
+    // (Whole far blocks to an item.)
+    (n / STEER_ITEMS).clamp(MIN_STEER_CHUNK, CHUNK) / far_blocks::FAR_BLOCK * far_blocks::FAR_BLOCK
 }
 
 const STEER_ITEMS: usize = 64;
@@ -69,10 +74,25 @@ pub(crate) fn steer(
     blocking_spare: &mut Vec<Vec4>,
     blocking_resistance: &mut Vec<f32>,
 ) {
-    let SteerIn { dt, time, tick, settings, maxima, archetypes, targets, grid, nav, target_counts, sees, formations } =
-        *input;
+    let SteerIn {
+        dt,
+        time,
+        tick,
+        settings,
+        maxima,
+        archetypes,
+        targets,
+        grid,
+        nav,
+        target_counts,
+        sees,
+        formations,
+        far,
+        turn_steps,
+    } = *input;
     let ctx = StepCtx {
         dt,
+        far_turn: false,
         time,
         ground: if nav.is_some() { f32::NAN } else { settings.ground_height },
         // (A thousandth of a metre more for rounding.)
@@ -135,46 +155,75 @@ pub(crate) fn steer(
                     }
                 }
             };
-            if chunk_rests(flags, steer, &vel[base..base + np.len()], seat, orders) {
-                // Every agent takes `begin`'s resting path, without the per-agent step's setup.
-                for (k, f) in flags.iter_mut().enumerate() {
-                    *f &= !FLAG_HOLDING;
-                    np[k] = ctx.rest(f, pos[base + k]);
-                    record(base + k, np[k], *f);
-                }
-                return;
-            }
-            let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
-            for k in 0..np.len() {
-                let i = base + k;
-                input.i = i;
-                let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k], &seat[k]) {
-                    Ok(gate) => gate,
-                    Err(coasted) => {
-                        np[k] = coasted;
-                        record(i, coasted, flags[k]);
-                        continue;
+            // Block by block (a far block's agents step together).
+            for b0 in (0..np.len()).step_by(far_blocks::FAR_BLOCK) {
+                let b1 = (b0 + far_blocks::FAR_BLOCK).min(np.len());
+                let status = far_blocks::of(far, base + b0);
+                if status == far_blocks::WAIT {
+                    // Waiting: it stands where it is, untouched; only its record is kept.
+                    for k in b0..b1 {
+                        np[k] = pos[base + k];
+                        record(base + k, np[k], flags[k]);
                     }
+                    continue;
+                }
+                let ctx = if status == far_blocks::TURN {
+                    // A turn's step is longer, and so is the reach of its isolation proof. (An
+                    // agent stepping as usual proves its own for steps as usual: if a far
+                    // block's agent comes into contact with it on that block's turn, that agent,
+                    // not isolated, moves out of it by its own share.)
+                    let long = dt * turn_steps as f32;
+                    let isolation_reach = ctx.isolation_reach + 2.0 * maxima.max_speed * (long - dt);
+                    StepCtx { dt: long, far_turn: true, isolation_reach, ..ctx }
+                } else {
+                    ctx
                 };
-                let mut st = AgentState {
-                    facing: facing[k],
-                    yaw_rate: yaw_rate[k],
-                    steer: steer[k],
-                    target: target[k],
-                    flags: flags[k],
-                    ps_cache: ps_cache[k].get(),
-                    approach_cache: ap_cache[k].map(Snorm2::get),
-                    group_cache: group[k],
-                    seat: seat[k],
-                };
-                np[k] = ctx.agent_step(&input, &mut st, gate);
-                record(i, np[k], st.flags);
-                (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k], seat[k]) =
-                    (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache, st.seat);
-                if gate.due() {
-                    // The cached pulls only change when recomputed.
-                    ps_cache[k] = Snorm2::new(st.ps_cache);
-                    ap_cache[k] = st.approach_cache.map(Snorm2::new);
+                let rests =
+                    chunk_rests(&flags[b0..b1], &steer[b0..b1], &vel[base + b0..base + b1], &seat[b0..b1], orders);
+                if rests {
+                    // Every agent takes `begin`'s resting path, without the per-agent step's setup.
+                    let waiting = if ctx.far_turn { FLAG_WAITING } else { 0 };
+                    for k in b0..b1 {
+                        let f = &mut flags[k];
+                        *f = (*f & !(FLAG_HOLDING | FLAG_WAITING)) | waiting;
+                        np[k] = ctx.rest(f, pos[base + k]);
+                        record(base + k, np[k], *f);
+                    }
+                    continue;
+                }
+                let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
+                for k in b0..b1 {
+                    let i = base + k;
+                    input.i = i;
+                    let gate = match ctx.begin(&input, &mut target[k], &mut timer[k], &mut flags[k], steer[k], &seat[k])
+                    {
+                        Ok(gate) => gate,
+                        Err(coasted) => {
+                            np[k] = coasted;
+                            record(i, coasted, flags[k]);
+                            continue;
+                        }
+                    };
+                    let mut st = AgentState {
+                        facing: facing[k],
+                        yaw_rate: yaw_rate[k],
+                        steer: steer[k],
+                        target: target[k],
+                        flags: flags[k],
+                        ps_cache: ps_cache[k].get(),
+                        approach_cache: ap_cache[k].map(Snorm2::get),
+                        group_cache: group[k],
+                        seat: seat[k],
+                    };
+                    np[k] = ctx.agent_step(&input, &mut st, gate);
+                    record(i, np[k], st.flags);
+                    (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k], seat[k]) =
+                        (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache, st.seat);
+                    if gate.due() {
+                        // The cached pulls only change when recomputed.
+                        ps_cache[k] = Snorm2::new(st.ps_cache);
+                        ap_cache[k] = st.approach_cache.map(Snorm2::new);
+                    }
                 }
             }
         });

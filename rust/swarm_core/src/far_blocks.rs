@@ -1,0 +1,273 @@
+//! Far blocks, the Importance LOD's cheapest rung in time: agent storage (in the grid's cell
+//! order, so a block is a patch or a strip of the horde) is cut into fixed blocks of `FAR_BLOCK`
+//! agents. A block that lies wholly where every agent is certainly Cheap (beyond the
+//! hysteresis-widened mid band of every registered target, beyond waking distance and the plain
+//! sight of Out-of-Sight Fallback, off camera, away from every closed modifier box) steps once in
+//! every run of `cheap_interval` steps, on its turn, moving the whole run's worth, and its agents
+//! wait in between: no stage works for a waiting agent beyond keeping its grid record, so a far
+//! horde costs a fraction of a step per agent.
+//!
+//! Each step decides every block's `Status` from the state alone (positions, flags, targets,
+//! camera, modifiers, tick), before the classification, so a loaded world decides the same:
+//!
+//! - `TURN`: far, and its turn (`turn`). Its agents take their full Cheap update (due) over
+//!   `cheap_interval * dt` and are marked `FLAG_WAITING`.
+//! - `WAIT`: far, not its turn, and every agent marked waiting: they stand where they are, keep
+//!   their velocity and facing, sit out body blocking and press nothing.
+//! - `NEAR`: anything else (a block that has just become far steps as usual until its turn; an
+//!   agent that had stepped ahead and whose block comes near steps on at once).
+//!
+//! Where nothing can be far (LOD off, an interval of 1, perception or a formation order in use)
+//! the statuses are empty and every stage runs as without far blocks.
+
+use glam::{Vec2, Vec3};
+use rayon::prelude::*;
+
+use crate::agents::{FLAG_DORMANT, FLAG_WAITING};
+use crate::archetype::ArchetypeRuntime;
+use crate::camera::Frustum;
+use crate::lod::LodSettings;
+use crate::noise::hash2;
+use crate::targets::{flat, Targets};
+
+/// Agents per block. Fixed (a divisor of the stages' chunk sizes), so which agents step
+/// together never depends on the thread count.
+pub const FAR_BLOCK: usize = 128;
+
+/// A block's status this step.
+pub type Status = u8;
+pub const NEAR: Status = 0;
+pub const TURN: Status = 1;
+pub const WAIT: Status = 2;
+
+/// Status of agent `i` (`NEAR` when there are no statuses).
+#[inline]
+pub fn of(statuses: &[Status], i: usize) -> Status {
+    statuses.get(i / FAR_BLOCK).copied().unwrap_or(NEAR)
+}
+
+/// What deciding the statuses reads.
+pub struct FarIn<'a> {
+    pub tick: u64,
+    pub lod: &'a LodSettings,
+    /// How near a target wakes a dormant agent (none: dormancy is off).
+    pub wake_within: Option<f32>,
+    pub archetypes: &'a [ArchetypeRuntime],
+    /// Whether any archetype perceives (its agents read their distance every step).
+    pub any_perception: bool,
+    /// Whether a formation order runs (its members take their full step every step).
+    pub orders: bool,
+    pub targets: &'a Targets,
+    pub camera: Option<&'a Frustum>,
+    /// Ground-plane rectangles of the closed modifier boxes (`SurfaceNav::closed_rects`).
+    pub closed: &'a [(Vec2, Vec2)],
+    /// Largest body radius.
+    pub max_radius: f32,
+    pub pos: &'a [Vec3],
+    pub flags: &'a [u8],
+}
+
+/// The steps a far block's turn covers, when far blocks can exist: the ladder on, an interval
+/// above 1, no archetype perceiving and no formation order running.
+pub fn interval(lod: &LodSettings, any_perception: bool, orders: bool) -> Option<u32> {
+    let k = lod.cheap_interval;
+    (lod.enabled && k > 1 && !any_perception && !orders).then_some(k)
+}
+
+/// Decides every block's status into `out` (empty when none can be far); returns whether any
+/// block takes its turn (its agents move `interval` steps' worth this step).
+pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> bool {
+    out.clear();
+    let Some(k) = interval(input.lod, input.any_perception, input.orders) else { return false };
+    let n = input.pos.len();
+    out.resize(n.div_ceil(FAR_BLOCK), NEAR);
+    // Beyond this from every target an agent is past the hysteresis-widened mid band (so Cheap
+    // unless drawn) and past the plain sight of every archetype that follows those who see; a
+    // block holding a dormant agent must also be past waking distance (a dormant agent wakes in
+    // the very step a target comes near).
+    let lod = input.lod;
+    let sight = input
+        .archetypes
+        .iter()
+        .map(|a| &a.config.behavior)
+        .filter(|b| b.use_out_of_sight)
+        .fold(0.0f32, |m, b| m.max(b.sight_distance));
+    let beyond = (lod.mid_distance * (1.0 + lod.hysteresis)).max(sight) + 1.0;
+    let beyond_dormant = beyond.max(input.wake_within.map_or(0.0, |w| w + 1.0));
+    // A closed box within a cell or two of the block: an agent there may press it this step.
+    let margin = input.max_radius + 2.0;
+    out.par_chunks_mut(64).enumerate().for_each(|(ci, statuses)| {
+        for (j, s) in statuses.iter_mut().enumerate() {
+            let b = ci * 64 + j;
+            let (i0, i1) = (b * FAR_BLOCK, ((b + 1) * FAR_BLOCK).min(n));
+            let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+            for p in &input.pos[i0..i1] {
+                lo = lo.min(flat(*p));
+                hi = hi.max(flat(*p));
+            }
+            let flags = &input.flags[i0..i1];
+            let (all, any) = flags.iter().fold((!0u8, 0u8), |(all, any), &f| (all & f, any | f));
+            let beyond = if any & FLAG_DORMANT != 0 { beyond_dormant } else { beyond };
+            if !is_far(input, lo, hi, beyond, margin) {
+                continue;
+            }
+            *s = if turn(b, input.tick, k) {
+                TURN
+            } else if all & FLAG_WAITING != 0 {
+                WAIT
+            } else {
+                NEAR
+            };
+        }
+    });
+    out.contains(&TURN)
+}
+
+/// Whether block `b` takes its turn at `tick`, for turns every `k` steps: once in each run of
+/// `k` steps, at a place drawn afresh for each run and each block. Blocks side by side in storage
+/// (neighbours on the ground, in cell order) so take their turns in no fixed order: a fixed one
+/// would sweep across the horde the same way every time and push it that way.
+#[inline]
+pub fn turn(b: usize, tick: u64, k: u32) -> bool {
+    let k = k.max(1) as u64;
+    tick % k == hash2(b as u32, (tick / k) as u32) as u64 % k
+}
+
+/// Whether every agent standing in the ground rectangle `lo..=hi` is certainly Cheap and far
+/// from anything that needs it every step.
+fn is_far(input: &FarIn, lo: Vec2, hi: Vec2, beyond: f32, margin: f32) -> bool {
+    let far_from_targets = input.targets.registered().all(|t| {
+        let c = flat(t.position);
+        (c.clamp(lo, hi) - c).length_squared() > beyond * beyond
+    });
+    if !far_from_targets {
+        return false;
+    }
+    let (l, h) = (lo - Vec2::splat(margin), hi + Vec2::splat(margin));
+    if input.closed.iter().any(|&(a, b)| a.x <= h.x && l.x <= b.x && a.y <= h.y && l.y <= b.y) {
+        return false;
+    }
+    input.camera.is_none_or(|cam| {
+        let centre = (lo + hi) * 0.5;
+        let y = input.pos.first().map_or(0.0, |p| p.y);
+        // The block's agents stand within this sphere (heights aside: a generous vertical reach).
+        let r = (hi - lo).length() * 0.5 + input.max_radius + 4.0;
+        !cam.contains_sphere(Vec3::new(centre.x, y, centre.y), r)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input<'a>(pos: &'a [Vec3], flags: &'a [u8], targets: &'a Targets, lod: &'a LodSettings) -> FarIn<'a> {
+        FarIn {
+            tick: 0,
+            lod,
+            wake_within: None,
+            archetypes: &[],
+            any_perception: false,
+            orders: false,
+            targets,
+            camera: None,
+            closed: &[],
+            max_radius: 0.5,
+            pos,
+            flags,
+        }
+    }
+
+    #[test]
+    fn blocks_beyond_the_mid_band_take_turns_and_wait() {
+        let lod = LodSettings::default();
+        let mut targets = Targets::default();
+        targets.register(Vec3::ZERO, 1.0);
+        // Four blocks: one at the target, three far out.
+        let mut pos = vec![Vec3::new(1.0, 0.0, 0.0); FAR_BLOCK];
+        pos.extend(vec![Vec3::new(500.0, 0.0, 0.0); 3 * FAR_BLOCK]);
+        let mut flags = vec![FLAG_WAITING; 4 * FAR_BLOCK];
+        flags[2 * FAR_BLOCK] = 0;
+        let mut out = Vec::new();
+        for tick in 0..lod.cheap_interval as u64 {
+            let mut inp = input(&pos, &flags, &targets, &lod);
+            inp.tick = tick;
+            let turns = decide(&inp, &mut out);
+            let turn = |b: usize| turn(b, tick, lod.cheap_interval);
+            assert_eq!(turns, (1..4).any(turn));
+            assert_eq!(out[0], NEAR, "the block at the target");
+            for (b, &got) in out.iter().enumerate().skip(1) {
+                let turn = turn(b);
+                // Block 2 holds an agent that has not stepped ahead: it steps as usual.
+                let expect = if turn {
+                    TURN
+                } else if b == 2 {
+                    NEAR
+                } else {
+                    WAIT
+                };
+                assert_eq!(got, expect, "block {b} at tick {tick}");
+            }
+        }
+    }
+
+    #[test]
+    fn each_block_turns_once_in_every_run_of_interval_steps() {
+        for k in [2u32, 4, 7] {
+            for b in 0..50 {
+                for run in 0..20u64 {
+                    let turns = (run * k as u64..(run + 1) * k as u64).filter(|&t| turn(b, t, k)).count();
+                    assert_eq!(turns, 1, "block {b}, interval {k}, run {run}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn nothing_is_far_near_a_closed_box_on_camera_or_with_the_ladder_off() {
+        let mut lod = LodSettings::default();
+        let mut targets = Targets::default();
+        targets.register(Vec3::ZERO, 1.0);
+        let pos = vec![Vec3::new(500.0, 0.0, 0.0); FAR_BLOCK];
+        let flags = vec![FLAG_WAITING; FAR_BLOCK];
+        let mut out = Vec::new();
+        let closed = [(Vec2::new(501.0, -1.0), Vec2::new(502.0, 1.0))];
+        let mut inp = input(&pos, &flags, &targets, &lod);
+        inp.tick = (0..).find(|&t| !turn(0, t, lod.cheap_interval)).unwrap();
+        decide(&inp, &mut out);
+        assert_eq!(out, [WAIT]);
+        inp.wake_within = Some(600.0);
+        decide(&inp, &mut out);
+        assert_eq!(out, [WAIT], "within waking distance, nobody dormant");
+        let dozing = vec![FLAG_WAITING | FLAG_DORMANT; FAR_BLOCK];
+        inp.flags = &dozing;
+        decide(&inp, &mut out);
+        assert_eq!(out, [NEAR], "within waking distance of a dormant agent");
+        inp.flags = &flags;
+        inp.wake_within = None;
+        inp.closed = &closed;
+        decide(&inp, &mut out);
+        assert_eq!(out, [NEAR], "a closed box beside the block");
+        // A box-shaped view of half-size 10 round the block, then one far from it.
+        let view = |x: f32| Frustum {
+            planes: vec![
+                glam::Vec4::new(1.0, 0.0, 0.0, x + 10.0),
+                glam::Vec4::new(-1.0, 0.0, 0.0, 10.0 - x),
+                glam::Vec4::new(0.0, 0.0, 1.0, 10.0),
+                glam::Vec4::new(0.0, 0.0, -1.0, 10.0),
+            ],
+            position: Vec3::new(x, 5.0, 0.0),
+        };
+        for (x, seen) in [(500.0, true), (-500.0, false)] {
+            let cam = view(x);
+            let mut inp = input(&pos, &flags, &targets, &lod);
+            inp.tick = (0..).find(|&t| !turn(0, t, lod.cheap_interval)).unwrap();
+            inp.camera = Some(&cam);
+            decide(&inp, &mut out);
+            assert_eq!(out, [if seen { NEAR } else { WAIT }], "camera at x = {x}");
+        }
+        lod.enabled = false;
+        let inp = input(&pos, &flags, &targets, &lod);
+        assert!(!decide(&inp, &mut out));
+        assert!(out.is_empty());
+    }
+}
