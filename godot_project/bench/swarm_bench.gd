@@ -74,8 +74,8 @@ func _report(result: Dictionary) -> void:
 	result["drawn_instances"] = mm.instance_count if mm else 0
 	result["agents_within_10m_of_target"] = near
 	var stats := manager.get_stats()
-	for key in ["lod_full", "lod_reduced", "lod_cheap", "dormant_count"]:
+	for key in ["lod_full", "lod_reduced", "lod_cheap", "dormant_count", "far_waiting"]:
 		result[key] = stats.get(key, -1)
-	print("swarm_bench: %d agents alive, %d drawn, %d within 10 m of the target; at the end full %d, reduced %d, cheap %d, dormant %d" % [
+	print("swarm_bench: %d agents alive, %d drawn, %d within 10 m of the target; at the end full %d, reduced %d, cheap %d, dormant %d, far and waiting %d" % [
 			manager.get_agent_count(), result["drawn_instances"], near, result["lod_full"],
-			result["lod_reduced"], result["lod_cheap"], result["dormant_count"]])
+			result["lod_reduced"], result["lod_cheap"], result["dormant_count"], result["far_waiting"]])

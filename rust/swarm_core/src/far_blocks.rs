@@ -123,6 +123,16 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> bool {
     out.contains(&TURN)
 }
 
+/// Agents (of `n`) in blocks taking their turn, and in blocks waiting.
+pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
+    let size = |b: usize| FAR_BLOCK.min(n.saturating_sub(b * FAR_BLOCK));
+    statuses.iter().enumerate().fold((0, 0), |(t, w), (b, &s)| match s {
+        TURN => (t + size(b), w),
+        WAIT => (t, w + size(b)),
+        _ => (t, w),
+    })
+}
+
 /// Whether block `b` takes its turn at `tick`, for turns every `k` steps: once in each run of
 /// `k` steps, at a place drawn afresh for each run and each block. Blocks side by side in storage
 /// (neighbours on the ground, in cell order) so take their turns in no fixed order: a fixed one

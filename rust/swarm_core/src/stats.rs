@@ -10,6 +10,9 @@ pub struct StepStats {
     pub active_targets: usize,
     /// Agents per Importance LOD tier in the last step, and dormant agents (counted in Cheap).
     pub tiers: TierCounts,
+    /// Agents of far blocks (`far_blocks`) that took their turn in the last step, and that waited.
+    pub far_turn: usize,
+    pub far_waiting: usize,
     /// Agents with a perception profile per state in the last step.
     pub perception: PerceptionCounts,
     /// Wall-clock milliseconds of each phase of the last step (for benchmarks and profiling).

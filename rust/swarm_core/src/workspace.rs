@@ -134,6 +134,8 @@ impl Workspace {
         self.pending_bounds = None;
         // Agents may have been added, removed or swapped, or their radii changed.
         self.grid.forget();
+        // The last step's statuses no longer say who stood still.
+        self.far.clear();
     }
 
     /// Rebuilds the spatial grid for `pos` and radii from `params` (cell size for a step of `dt`).

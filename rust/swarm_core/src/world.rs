@@ -23,6 +23,7 @@ use crate::bounds::load::usable_position;
 use crate::camera::Frustum;
 use crate::combat::AttackEvent;
 use crate::config::{Archetype, WorldSettings};
+use crate::far_blocks;
 use crate::flow_field::{SurfaceGrid, NONE};
 use crate::ids::AgentId;
 use crate::perception::awareness::{Awareness, SightRay, RAY_BLOCKED, RAY_CLEAR};
@@ -258,6 +259,13 @@ impl World {
     /// despawn, or the periodic reorder): per-index caches outside the world (visuals) compare it.
     pub fn layout_revision(&self) -> u64 {
         self.state.layout
+    }
+
+    /// The far-block status of each block of `far_blocks::FAR_BLOCK` agents in the last step
+    /// (`far_blocks::of`): an agent of a `WAIT` block did not move, turn or change in that step.
+    /// Empty when no block was far, or once anything else has moved an agent since.
+    pub fn far_block_statuses(&self) -> &[far_blocks::Status] {
+        &self.ws.far
     }
 
     /// Something other than a step moved, added or removed agents: the grid is rebuilt before

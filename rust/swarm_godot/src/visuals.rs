@@ -17,6 +17,7 @@ use godot::classes::{Material, Mesh, MultiMesh, MultiMeshInstance3D, ShaderMater
 use godot::prelude::*;
 use rayon::prelude::*;
 use swarm_core::agents::{Agents, FLAGS_RESTING, FLAG_DORMANT};
+use swarm_core::far_blocks;
 use swarm_core::glam::Vec3;
 use swarm_core::lod;
 use swarm_core::world::HIT_FLASH_SECONDS;
@@ -238,6 +239,7 @@ impl Visuals {
     /// buffers are filled on the world's thread pool.
     pub fn update(&mut self, world: &World, corpses: &[Corpse], distant: f32, dt: f32) {
         let (agents, layout, camera) = (world.agents(), world.layout_revision(), world.camera());
+        let far = world.far_block_statuses();
         self.frame = self.frame.wrapping_add(1);
         self.time = (self.time + dt) % 3600.0;
         let n_arch = self.per_archetype.len();
@@ -351,9 +353,10 @@ impl Visuals {
                             // moved it), not flashing, and drawn without animation: nothing it shows
                             // changed since the slot was written at rest.
                             let rests = anim.is_none()
-                                && agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING
-                                && agents.vel[i] == Vec3::ZERO
-                                && agents.flash[i] == 0.0;
+                                && agents.flash[i] == 0.0
+                                && (agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING && agents.vel[i] == Vec3::ZERO
+                                    // A far block's agent waiting for its turn: untouched this step.
+                                    || far_blocks::of(far, i) == far_blocks::WAIT);
                             if rests && *still {
                                 continue;
                             }

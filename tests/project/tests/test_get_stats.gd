@@ -3,7 +3,7 @@
 extends "res://test_base.gd"
 
 const KEYS := ["agent_count", "capacity", "step_ms", "sync_ms", "active_targets", "registered_targets", "ticks",
-	"lod_full", "lod_reduced", "lod_cheap", "dormant_count", "flow_field_rebakes"]
+	"lod_full", "lod_reduced", "lod_cheap", "dormant_count", "far_waiting", "flow_field_rebakes"]
 
 
 func run() -> bool:

@@ -124,6 +124,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         flags: &state.agents.flags,
     };
     let longest_dt = if far_blocks::decide(&far_in, &mut ws.far) { dt * turn_steps as f32 } else { dt };
+    (ws.stats.far_turn, ws.stats.far_waiting) = far_blocks::agents_by_status(&ws.far, n);
     classify_and_rebuild_grid(state, ws, dt, turn_steps);
     let a = &mut state.agents;
     let perceive_in = perceive::PerceiveIn {

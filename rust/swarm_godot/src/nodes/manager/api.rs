@@ -357,7 +357,9 @@ impl SwarmManager {
     /// step), `sync_ms` (the last visual sync: every archetype's MultiMesh instance buffer written
     /// and handed to the renderer), `active_targets`, `registered_targets`, `ticks`, agents per
     /// Importance LOD tier (`lod_full`, `lod_reduced`, `lod_cheap`; dormant agents count as
-    /// Cheap), `dormant_count`, `flow_field_rebakes`, and
+    /// Cheap), `dormant_count`, `far_waiting` (Cheap agents of far blocks that waited out the last
+    /// step untouched: such a block takes one step in every
+    /// [member SwarmSettings.cheap_update_interval] steps), `flow_field_rebakes`, and
     /// agents with a [SwarmPerceptionProfile] by state: `perception_chasing` (sees its target),
     /// `perception_searching` (walks to a last seen or alerted spot), `perception_investigating`
     /// (walks to a noise), `perception_idle`; `formation_orders` (running formation orders) and
@@ -380,6 +382,7 @@ impl SwarmManager {
             "lod_reduced" => stats.tiers.reduced as i64,
             "lod_cheap" => stats.tiers.cheap as i64,
             "dormant_count" => stats.tiers.dormant as i64,
+            "far_waiting" => stats.far_waiting as i64,
             "flow_field_rebakes" => self.world.as_ref().map_or(0, |w| w.flow_field_rebuilds() as i64),
             "perception_chasing" => stats.perception.chasing as i64,
             "perception_searching" => stats.perception.searching as i64,
