@@ -33,6 +33,8 @@ cargo test --release -p swarm_godot --lib
 # chunks of resting agents passed over by classification would have stayed as they are, and that
 # a grid rebuild that kept records (a patch) left what a full one would.
 cargo test -p swarm_core --test scenarios -- dorman sleeping bigger_radius
+# And the far-block scenarios (waiting agents keep their records; resting ones among them).
+cargo test -p swarm_core --test far_blocks
 
 echo "== [2/6] tools/build.sh (GDExtension, release)"
 tools/build.sh

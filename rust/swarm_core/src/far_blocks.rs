@@ -2,8 +2,8 @@
 //! order, so a block is a patch or a strip of the horde) is cut into fixed blocks of `FAR_BLOCK`
 //! agents. A block that lies wholly where every agent is certainly Cheap (beyond the
 //! hysteresis-widened mid band of every registered target, beyond waking distance and the plain
-//! sight of Out-of-Sight Fallback, off camera, away from every closed modifier box) steps once in
-//! every run of `cheap_interval` steps, on its turn, moving the whole run's worth, and its agents
+//! sight of Out-of-Sight Fallback, off camera, away from every closed modifier box) steps once
+//! every `cheap_interval` steps, on its turn, moving the whole interval's worth, and its agents
 //! wait in between: no stage works for a waiting agent beyond keeping its grid record, so a far
 //! horde costs a fraction of a step per agent.
 //!
@@ -133,14 +133,16 @@ pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
     })
 }
 
-/// Whether block `b` takes its turn at `tick`, for turns every `k` steps: once in each run of
-/// `k` steps, at a place drawn afresh for each run and each block. Blocks side by side in storage
-/// (neighbours on the ground, in cell order) so take their turns in no fixed order: a fixed one
-/// would sweep across the horde the same way every time and push it that way.
+/// Whether block `b` takes its turn at `tick`, for turns every `k` steps: exactly every `k`
+/// steps (so a far agent never moves twice in a row, and the visual sync's refresh bands never
+/// show it more than one turn behind), at an offset drawn per block. Blocks side by side in
+/// storage (neighbours on the ground, in cell order) so take their turns in no fixed sweep: an
+/// offset that followed the block order would sweep across the horde the same way every time
+/// and push it that way.
 #[inline]
 pub fn turn(b: usize, tick: u64, k: u32) -> bool {
     let k = k.max(1) as u64;
-    tick % k == hash2(b as u32, (tick / k) as u32) as u64 % k
+    (tick + hash2(b as u32, 0x5eed) as u64).is_multiple_of(k)
 }
 
 /// Whether every agent standing in the ground rectangle `lo..=hi` is certainly Cheap and far
@@ -221,14 +223,17 @@ mod tests {
     }
 
     #[test]
-    fn each_block_turns_once_in_every_run_of_interval_steps() {
+    fn each_block_turns_every_interval_steps_at_offsets_in_no_block_order() {
         for k in [2u32, 4, 7] {
             for b in 0..50 {
-                for run in 0..20u64 {
-                    let turns = (run * k as u64..(run + 1) * k as u64).filter(|&t| turn(b, t, k)).count();
-                    assert_eq!(turns, 1, "block {b}, interval {k}, run {run}");
-                }
+                let turns: Vec<u64> = (0..20 * k as u64).filter(|&t| turn(b, t, k)).collect();
+                assert_eq!(turns.len(), 20, "block {b}, interval {k}");
+                assert!(turns.windows(2).all(|w| w[1] - w[0] == k as u64), "block {b}, interval {k}: {turns:?}");
             }
+            // Neighbouring blocks' offsets: not one step apart in a row (a sweep).
+            let offset = |b: usize| (0..k as u64).find(|&t| turn(b, t, k)).unwrap();
+            let sweeps = (0..200).filter(|&b| (offset(b) + 1) % k as u64 == offset(b + 1)).count();
+            assert!(sweeps < 200 / k as usize + 20, "interval {k}: {sweeps} of 200 neighbours one step apart");
         }
     }
 

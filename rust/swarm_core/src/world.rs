@@ -17,7 +17,7 @@ use glam::{Vec2, Vec3};
 use rand::Rng;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING};
+use crate::agents::{AgentParams, Agents, NewAgent, FLAG_DORMANT, FLAG_PINNED, FLAG_PRESSING, FLAG_WAITING};
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::bounds::load::usable_position;
 use crate::camera::Frustum;
@@ -372,7 +372,8 @@ impl World {
         (self.state.agents.pos[i], self.state.agents.cell[i]) = self.place(position);
         self.state.agents.vel[i] = Vec3::ZERO;
         self.state.agents.steer[i] = Vec2::ZERO;
-        self.state.agents.flags[i] &= !FLAG_DORMANT;
+        // (A far block's agent steps at once, its block with it.)
+        self.state.agents.flags[i] &= !(FLAG_DORMANT | FLAG_WAITING);
         self.state.agents.dormant_timer[i] = 0.0;
         self.positions_changed();
         true
@@ -381,7 +382,8 @@ impl World {
     /// Wakes a dormant agent (it was hit or alerted). False for a stale id.
     pub fn wake(&mut self, id: AgentId) -> bool {
         let Some(i) = self.state.ids.resolve(id) else { return false };
-        self.state.agents.flags[i] &= !FLAG_DORMANT;
+        // (A far block's agent steps at once, its block with it.)
+        self.state.agents.flags[i] &= !(FLAG_DORMANT | FLAG_WAITING);
         self.state.agents.dormant_timer[i] = 0.0;
         true
     }
@@ -570,12 +572,12 @@ impl World {
         match target {
             Some(h) if self.state.targets.get(h).is_some() => {
                 self.state.agents.target[i] = h;
-                self.state.agents.flags[i] |= FLAG_PINNED;
+                self.state.agents.flags[i] = (self.state.agents.flags[i] | FLAG_PINNED) & !FLAG_WAITING;
             }
             Some(_) => return false,
             None => {
                 self.state.agents.target[i] = NO_TARGET;
-                self.state.agents.flags[i] &= !FLAG_PINNED;
+                self.state.agents.flags[i] &= !(FLAG_PINNED | FLAG_WAITING);
                 self.state.agents.retarget_timer[i] = 0.0;
             }
         }
@@ -718,7 +720,8 @@ impl World {
         }
         self.state.agents.health[i] -= amount;
         self.state.agents.flash[i] = HIT_FLASH_SECONDS;
-        self.state.agents.flags[i] &= !FLAG_DORMANT;
+        // (A far block's agent steps at once, its block with it.)
+        self.state.agents.flags[i] &= !(FLAG_DORMANT | FLAG_WAITING);
         self.state.agents.dormant_timer[i] = 0.0;
         if self.state.agents.health[i] <= 0.0 {
             let position = self.state.agents.pos[i];

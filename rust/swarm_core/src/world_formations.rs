@@ -3,7 +3,7 @@
 
 use glam::{Vec2, Vec3};
 
-use crate::agents::FLAG_DORMANT;
+use crate::agents::{FLAG_DORMANT, FLAG_WAITING};
 use crate::flow_field::NONE;
 use crate::formation::orders::{plan, Members, NO_FIELD};
 use crate::formation::routes::RouteField;
@@ -108,7 +108,7 @@ impl World {
         }
         for (&i, seat) in index.iter().zip(planned.seats) {
             a.seat[i] = Seat { order: k, ..seat };
-            a.flags[i] &= !FLAG_DORMANT;
+            a.flags[i] &= !(FLAG_DORMANT | FLAG_WAITING);
             a.dormant_timer[i] = 0.0;
         }
         Ok(OrderGiven { id, agents: index.len(), skipped })

@@ -3,7 +3,7 @@
 # now at its index: after spawns, despawns (the last agent moves into the freed index) and the
 # world's periodic reorder of agents into grid order (every 128 steps), the instance data is
 # rewritten for everyone. Checked every frame for 200 frames: each instance's origin is within
-# four frames of movement of its agent, and the off-screen ones really are refreshed less often.
+# a few frames of movement of its agent, and the off-screen ones really are refreshed less often.
 extends "res://test_base.gd"
 
 
@@ -59,8 +59,11 @@ func run() -> bool:
 				if buf[k * stride + 3] == prev[k * stride + 3] and buf[k * stride + 11] == prev[k * stride + 11]:
 					unchanged_frames += 1
 		prev = buf
-	# Agents move at most about 4.5 m/s: four frames is 0.3 m.
-	check(worst < 0.35, "an instance was %.2f m from its agent (stale data of another agent?)" % worst)
+	# Agents move at most about 4.5 m/s: four frames is 0.3 m. All of them are far from their
+	# target, so they move in far-block turns: four frames' worth at once every fourth frame (and,
+	# after a reorder regroups the blocks, once more at once): up to eight frames behind, 0.6 m,
+	# still far under the 3 m to another agent.
+	check(worst < 0.65, "an instance was %.2f m from its agent (stale data of another agent?)" % worst)
 	# Off screen only every fourth frame is written: most instances keep their data most frames.
 	check(unchanged_frames > 200 * 1500 / 2, "off-screen instances were rewritten too often (%d unchanged)" % unchanged_frames)
 	return passed()
