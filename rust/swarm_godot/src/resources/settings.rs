@@ -78,7 +78,11 @@ pub struct SwarmSettings {
     #[export(range = (1.0, 64.0, 1.0))]
     #[init(val = 4)]
     reduced_sample_cap: i64,
-    /// Cheap agents update Personal Space and approach steering every this many steps.
+    /// Cheap agents update Personal Space and approach steering every this many steps. Where a
+    /// whole block of them (128 agents side by side) is far from every target, off camera and away
+    /// from closed doors, the block takes one step of this many steps' worth every this many
+    /// steps and waits untouched in between (`far_waiting` in [method SwarmManager.get_stats]):
+    /// most of a big horde's cost. 1 steps every agent every step.
     #[export_subgroup(name = "Cheap")]
     #[export(range = (1.0, 32.0, 1.0, or_greater))]
     #[init(val = 4)]
