@@ -1,11 +1,12 @@
 //! Far blocks, the Importance LOD's cheapest rung in time: agent storage (in the grid's cell
 //! order, so a block is a patch or a strip of the horde) is cut into fixed blocks of `FAR_BLOCK`
 //! agents. A block that lies wholly where every agent is certainly Cheap (beyond the
-//! hysteresis-widened mid band of every registered target, beyond waking distance and the plain
-//! sight of Out-of-Sight Fallback, off camera, away from every closed modifier box) steps once
-//! every `cheap_interval` steps, on its turn, moving the whole interval's worth, and its agents
-//! wait in between: no stage works for a waiting agent beyond keeping its grid record, so a far
-//! horde costs a fraction of a step per agent.
+//! hysteresis-widened mid band of every registered target and the plain sight of Out-of-Sight
+//! Fallback, beyond waking distance when one of its agents dozes, off camera) and presses
+//! nothing (no closed modifier box within a turn's reach) steps once every `cheap_interval`
+//! steps, on its turn, moving the whole interval's worth, and its agents wait in between: they
+//! are not steered, blocked, settled or moved, and the classification only fills in their tier,
+//! distance and sight, so a far horde costs a fraction of a step per agent.
 //!
 //! Each step decides every block's `Status` from the state alone (positions, flags, targets,
 //! camera, modifiers, tick), before the classification, so a loaded world decides the same:
@@ -15,10 +16,11 @@
 //! - `WAIT`: far, not its turn, and every agent marked waiting: they stand where they are, keep
 //!   their velocity and facing, sit out body blocking and press nothing.
 //! - `NEAR`: anything else (a block that has just become far steps as usual until its turn; an
-//!   agent that had stepped ahead and whose block comes near steps on at once).
+//!   agent that had stepped ahead and whose block comes near, or whose block the storage
+//!   reorder regrouped, steps on at once).
 //!
 //! Where nothing can be far (LOD off, an interval of 1, perception or a formation order in use)
-//! the statuses are empty and every stage runs as without far blocks.
+//! the statuses are empty and no agent waits.
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
@@ -63,6 +65,8 @@ pub struct FarIn<'a> {
     pub closed: &'a [(Vec2, Vec2)],
     /// Largest body radius.
     pub max_radius: f32,
+    /// Farthest a turn can move an agent (the fastest archetype over the whole interval).
+    pub turn_reach: f32,
     pub pos: &'a [Vec3],
     pub flags: &'a [u8],
 }
@@ -94,21 +98,22 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> bool {
         .fold(0.0f32, |m, b| m.max(b.sight_distance));
     let beyond = (lod.mid_distance * (1.0 + lod.hysteresis)).max(sight) + 1.0;
     let beyond_dormant = beyond.max(input.wake_within.map_or(0.0, |w| w + 1.0));
-    // A closed box within a cell or two of the block: an agent there may press it this step.
-    let margin = input.max_radius + 2.0;
+    // A closed box within reach of the block's bodies over a turn's move (and a margin): an agent
+    // there may press it this step.
+    let margin = input.max_radius + input.turn_reach + 2.0;
     out.par_chunks_mut(64).enumerate().for_each(|(ci, statuses)| {
         for (j, s) in statuses.iter_mut().enumerate() {
             let b = ci * 64 + j;
             let (i0, i1) = (b * FAR_BLOCK, ((b + 1) * FAR_BLOCK).min(n));
-            let (mut lo, mut hi) = (Vec2::splat(f32::INFINITY), Vec2::splat(f32::NEG_INFINITY));
+            let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
             for p in &input.pos[i0..i1] {
-                lo = lo.min(flat(*p));
-                hi = hi.max(flat(*p));
+                lo = lo.min(*p);
+                hi = hi.max(*p);
             }
             let flags = &input.flags[i0..i1];
             let (all, any) = flags.iter().fold((!0u8, 0u8), |(all, any), &f| (all & f, any | f));
             let beyond = if any & FLAG_DORMANT != 0 { beyond_dormant } else { beyond };
-            if !is_far(input, lo, hi, beyond, margin) {
+            if !is_far(input, (lo, hi), beyond, margin) {
                 continue;
             }
             *s = if turn(b, input.tick, k) {
@@ -134,8 +139,8 @@ pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
 }
 
 /// Whether block `b` takes its turn at `tick`, for turns every `k` steps: exactly every `k`
-/// steps (so a far agent never moves twice in a row, and the visual sync's refresh bands never
-/// show it more than one turn behind), at an offset drawn per block. Blocks side by side in
+/// steps (so a block never turns twice in a row, and the visual sync's refresh bands show its
+/// agents at most one turn behind until a reorder regroups them), at an offset drawn per block. Blocks side by side in
 /// storage (neighbours on the ground, in cell order) so take their turns in no fixed sweep: an
 /// offset that followed the block order would sweep across the horde the same way every time
 /// and push it that way.
@@ -145,27 +150,25 @@ pub fn turn(b: usize, tick: u64, k: u32) -> bool {
     (tick + hash2(b as u32, 0x5eed) as u64).is_multiple_of(k)
 }
 
-/// Whether every agent standing in the ground rectangle `lo..=hi` is certainly Cheap and far
-/// from anything that needs it every step.
-fn is_far(input: &FarIn, lo: Vec2, hi: Vec2, beyond: f32, margin: f32) -> bool {
+/// Whether every agent standing in the box `lo..=hi` is certainly Cheap and far from anything
+/// that needs it every step.
+fn is_far(input: &FarIn, (lo, hi): (Vec3, Vec3), beyond: f32, margin: f32) -> bool {
+    let (flat_lo, flat_hi) = (flat(lo), flat(hi));
     let far_from_targets = input.targets.registered().all(|t| {
         let c = flat(t.position);
-        (c.clamp(lo, hi) - c).length_squared() > beyond * beyond
+        (c.clamp(flat_lo, flat_hi) - c).length_squared() > beyond * beyond
     });
     if !far_from_targets {
         return false;
     }
-    let (l, h) = (lo - Vec2::splat(margin), hi + Vec2::splat(margin));
+    let (l, h) = (flat_lo - Vec2::splat(margin), flat_hi + Vec2::splat(margin));
     if input.closed.iter().any(|&(a, b)| a.x <= h.x && l.x <= b.x && a.y <= h.y && l.y <= b.y) {
         return false;
     }
-    input.camera.is_none_or(|cam| {
-        let centre = (lo + hi) * 0.5;
-        let y = input.pos.first().map_or(0.0, |p| p.y);
-        // The block's agents stand within this sphere (heights aside: a generous vertical reach).
-        let r = (hi - lo).length() * 0.5 + input.max_radius + 4.0;
-        !cam.contains_sphere(Vec3::new(centre.x, y, centre.y), r)
-    })
+    // The block's bodies lie within this sphere (with a generous reach upward for their height).
+    input
+        .camera
+        .is_none_or(|cam| !cam.contains_sphere((lo + hi) * 0.5, (hi - lo).length() * 0.5 + input.max_radius + 4.0))
 }
 
 #[cfg(test)]
@@ -184,6 +187,7 @@ mod tests {
             camera: None,
             closed: &[],
             max_radius: 0.5,
+            turn_reach: 1.0,
             pos,
             flags,
         }
@@ -280,6 +284,25 @@ mod tests {
             decide(&inp, &mut out);
             assert_eq!(out, [if seen { NEAR } else { WAIT }], "camera at x = {x}");
         }
+        // A view of the upper floor only (y 25..35), round x 500: the block standing there at
+        // y 30 is seen, whatever height the horde's other agents stand at.
+        let floor = Frustum {
+            planes: vec![
+                glam::Vec4::new(1.0, 0.0, 0.0, 510.0),
+                glam::Vec4::new(-1.0, 0.0, 0.0, -490.0),
+                glam::Vec4::new(0.0, 1.0, 0.0, 35.0),
+                glam::Vec4::new(0.0, -1.0, 0.0, -25.0),
+            ],
+            position: Vec3::new(500.0, 30.0, 20.0),
+        };
+        let mut two_floors = vec![Vec3::new(-500.0, 0.0, 0.0); FAR_BLOCK];
+        two_floors.extend(vec![Vec3::new(500.0, 30.0, 0.0); FAR_BLOCK]);
+        let flags2 = vec![FLAG_WAITING; 2 * FAR_BLOCK];
+        let mut inp = input(&two_floors, &flags2, &targets, &lod);
+        inp.tick = (0..).find(|&t| !turn(0, t, lod.cheap_interval) && !turn(1, t, lod.cheap_interval)).unwrap();
+        inp.camera = Some(&floor);
+        decide(&inp, &mut out);
+        assert_eq!(out, [WAIT, NEAR], "the block on the upper floor is on camera");
         lod.enabled = false;
         let inp = input(&pos, &flags, &targets, &lod);
         assert!(!decide(&inp, &mut out));

@@ -51,6 +51,9 @@ pub struct SurfaceNav {
     fingerprint: u64,
 }
 
+/// The most cell-long pieces one agent's move is settled in (`SurfaceNav::settle`).
+const MAX_PIECES: u32 = 64;
+
 impl SurfaceNav {
     pub fn new(grid: SurfaceGrid, settings: FieldSetSettings) -> Self {
         let mods = ModifierLayer::new(&grid);
@@ -372,7 +375,8 @@ impl SurfaceNav {
     }
 
     /// `settle_one` for a move of any length: one longer than a cell (a far block's turn covers
-    /// several steps) is taken in pieces of at most a cell, so that no piece skips one.
+    /// several steps) is taken in pieces of at most a cell, so that no piece skips one; a move
+    /// of more than `MAX_PIECES` cells stops after that many.
     #[inline]
     fn settle_long(&self, enforce: bool, old: Vec3, want: Vec3, cell: CellId) -> (Vec3, CellId, CellId) {
         let step = self.grid.cell_size();
@@ -381,10 +385,12 @@ impl SurfaceNav {
         if len2 <= step * step || !len2.is_finite() {
             return self.settle_one(enforce, old, want, cell);
         }
-        let pieces = (len2.sqrt() / step).ceil().min(64.0) as u32;
+        let len = len2.sqrt();
+        let whole = (len / step).ceil();
+        let pieces = whole.min(MAX_PIECES as f32) as u32;
         // Each piece from where the last one ended (a blocked piece never leaves the next one
         // more than a piece away).
-        let piece = d / pieces as f32;
+        let piece = d / whole;
         let (mut at, mut cell, mut pressed) = (old, cell, NONE);
         for _ in 0..pieces {
             let to = Vec3::new(at.x + piece.x, at.y, at.z + piece.y);

@@ -153,6 +153,7 @@ impl World {
         if ground_changed && self.state.nav.is_none() {
             let g = self.state.settings.ground_height;
             self.state.agents.pos.iter_mut().for_each(|p| p.y = g);
+            self.everyone_moved();
         }
         true
     }
@@ -262,8 +263,9 @@ impl World {
     }
 
     /// The far-block status of each block of `far_blocks::FAR_BLOCK` agents in the last step
-    /// (`far_blocks::of`): an agent of a `WAIT` block did not move, turn or change in that step.
-    /// Empty when no block was far, or once anything else has moved an agent since.
+    /// (`far_blocks::of`; `NEAR` where not far): an agent of a `WAIT` block did not move or turn
+    /// in that step, nor change how it looks but for a hit flash. Empty when no block can be
+    /// far, and once anything other than a step has moved, added or removed agents.
     pub fn far_block_statuses(&self) -> &[far_blocks::Status] {
         &self.ws.far
     }
@@ -424,7 +426,15 @@ impl World {
             self.state.agents.pos[i] = p;
             self.state.agents.cell[i] = c;
         }
+        self.everyone_moved();
         self.positions_changed();
+    }
+
+    /// Every agent was moved outside the step: far blocks step at once (and the visual sync
+    /// rewrites every slot), as after any script's move.
+    fn everyone_moved(&mut self) {
+        self.state.agents.flags.iter_mut().for_each(|f| *f &= !FLAG_WAITING);
+        self.ws.far.clear();
     }
 
     pub fn surface(&self) -> Option<&SurfaceNav> {

@@ -121,6 +121,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         camera: state.camera.as_ref(),
         closed: &ws.closed_rects,
         max_radius: ws.maxima.max_radius,
+        turn_reach: ws.maxima.max_speed * dt * turn_steps as f32,
         pos: &state.agents.pos,
         flags: &state.agents.flags,
     };
