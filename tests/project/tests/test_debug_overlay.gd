@@ -56,7 +56,7 @@ func run() -> bool:
 	check("Horde   agents 25 / 500" in text, "the text names the manager with its agent count: %s" % text)
 	check("step " in text and " ms" in text, "the text has the step time")
 	check("   sync " in text, "the text has the visual sync time")
-	check("LOD full" in text and "dormant" in text, "the text has the LOD tiers")
+	check("LOD full" in text and "dormant" in text and "far, waiting" in text, "the text has the LOD tiers")
 	check("perception: chasing" in text, "the text has the perception counts")
 	check("formations: 0 orders, 0 agents" in text, "the text has the formation counts")
 	check("flow field rebuilds" in text, "the text has the flow-field rebuilds")

@@ -75,7 +75,7 @@ impl SwarmManager {
 
     /// The monitors shown in the debugger's Monitors tab (under "Swarm/<manager name>"), each
     /// reading one figure of the last step or of the last visual sync.
-    fn monitor_ids(&self) -> [(String, Monitor); 8] {
+    fn monitor_ids(&self) -> [(String, Monitor); 9] {
         let n = self.base().get_name();
         fn stats(m: &SwarmManager) -> StepStats {
             m.world.as_ref().map(|w| w.stats()).unwrap_or_default()
@@ -89,6 +89,7 @@ impl SwarmManager {
             (format!("Swarm/{n} LOD reduced"), |m| stats(m).tiers.reduced as f64),
             (format!("Swarm/{n} LOD cheap"), |m| stats(m).tiers.cheap as f64),
             (format!("Swarm/{n} dormant"), |m| stats(m).tiers.dormant as f64),
+            (format!("Swarm/{n} far waiting"), |m| stats(m).far_waiting as f64),
         ]
     }
 
