@@ -169,10 +169,7 @@ impl<'a> StepCtx<'a> {
     ) -> Result<Gate, Vec3> {
         let i = a.i;
         let seed = a.seeds[i];
-        *flags &= !(FLAG_HOLDING | FLAG_WAITING);
-        if self.far_turn {
-            *flags |= FLAG_WAITING;
-        }
+        self.mark(flags);
         if seat.is_ordered() {
             // An agent in a formation order keeps its target for later, never dozes and takes
             // its full step every step (an order is a few agents the player watches).
@@ -210,7 +207,14 @@ impl<'a> StepCtx<'a> {
         Ok(Gate { due, hold: throttled && !due, dt: if throttled { self.dt * interval as f32 } else { self.dt } })
     }
 
-    /// The resting path of `begin` for an agent `at_rest` (its `HOLDING` flag already cleared):
+    /// The marks every step starts from: not holding a slot (an order marks it again), and
+    /// waiting exactly when this is a far block's turn.
+    #[inline]
+    pub(crate) fn mark(&self, flags: &mut u8) {
+        *flags = (*flags & !(FLAG_HOLDING | FLAG_WAITING)) | if self.far_turn { FLAG_WAITING } else { 0 };
+    }
+
+    /// The resting path of `begin` for an agent `at_rest` (already `mark`ed):
     /// it stays put at no cost until it wakes. Marks it coasting and returns its position.
     #[inline]
     pub(crate) fn rest(&self, flags: &mut u8, p: Vec3) -> Vec3 {

@@ -140,10 +140,10 @@ pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
 
 /// Whether block `b` takes its turn at `tick`, for turns every `k` steps: exactly every `k`
 /// steps (so a block never turns twice in a row, and the visual sync's refresh bands show its
-/// agents at most one turn behind until a reorder regroups them), at an offset drawn per block. Blocks side by side in
-/// storage (neighbours on the ground, in cell order) so take their turns in no fixed sweep: an
-/// offset that followed the block order would sweep across the horde the same way every time
-/// and push it that way.
+/// agents at most one turn behind until a reorder regroups them), at an offset drawn per block.
+/// Blocks side by side in storage (neighbours on the ground, in cell order) so take their turns
+/// in no fixed sweep: an offset that followed the block order would sweep across the horde the
+/// same way every time and push it that way.
 #[inline]
 pub fn turn(b: usize, tick: u64, k: u32) -> bool {
     let k = k.max(1) as u64;
@@ -154,11 +154,7 @@ pub fn turn(b: usize, tick: u64, k: u32) -> bool {
 /// that needs it every step.
 fn is_far(input: &FarIn, (lo, hi): (Vec3, Vec3), beyond: f32, margin: f32) -> bool {
     let (flat_lo, flat_hi) = (flat(lo), flat(hi));
-    let far_from_targets = input.targets.registered().all(|t| {
-        let c = flat(t.position);
-        (c.clamp(flat_lo, flat_hi) - c).length_squared() > beyond * beyond
-    });
-    if !far_from_targets {
+    if !input.targets.all_farther_than(flat_lo, flat_hi, beyond) {
         return false;
     }
     let (l, h) = (flat_lo - Vec2::splat(margin), flat_hi + Vec2::splat(margin));

@@ -94,6 +94,16 @@ impl Targets {
         &self.active
     }
 
+    /// Whether the ground-plane rectangle `lo..=hi` lies farther than `distance` from every
+    /// registered target (active or not).
+    #[inline]
+    pub fn all_farther_than(&self, lo: Vec2, hi: Vec2, distance: f32) -> bool {
+        self.registered().all(|t| {
+            let c = flat(t.position);
+            (c.clamp(lo, hi) - c).length_squared() > distance * distance
+        })
+    }
+
     pub fn registered_count(&self) -> usize {
         self.slots.iter().filter(|s| s.is_some()).count()
     }

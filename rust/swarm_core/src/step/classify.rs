@@ -166,13 +166,7 @@ pub(crate) fn classify(
                     // target only by a plain sight that cannot reach it; dormancy counts on at
                     // its turn.
                     ld[b0..b1].fill(f32::INFINITY);
-                    if out_of_sight {
-                        for (k, se) in sees[b0..b1].iter_mut().enumerate() {
-                            *se = !archetypes[arch[base + k] as usize].config.behavior.use_out_of_sight;
-                        }
-                    } else {
-                        sees[b0..b1].fill(true);
-                    }
+                    beyond_sight(out_of_sight, archetypes, &arch[base..base + (b1 - b0)], &mut sees[b0..b1]);
                     tiers[b0..b1].fill(lod::CHEAP);
                     counts.cheap += b1 - b0;
                     counts.dormant += flags[b0..b1].iter().filter(|&&f| f & FLAG_DORMANT != 0).count();
@@ -190,13 +184,7 @@ pub(crate) fn classify(
                         nearest_target(targets, p, target[i], own) >= wake_within
                             && (!b.use_out_of_sight || own > b.sight_distance)
                     }));
-                    if out_of_sight {
-                        for (k, se) in sees[b0..b1].iter_mut().enumerate() {
-                            *se = !archetypes[arch[base + k] as usize].config.behavior.use_out_of_sight;
-                        }
-                    } else {
-                        sees[b0..b1].fill(true);
-                    }
+                    beyond_sight(out_of_sight, archetypes, &arch[base..base + (b1 - b0)], &mut sees[b0..b1]);
                     if ladder {
                         tiers[b0..b1].fill(lod::CHEAP);
                         counts.cheap += b1 - b0;
@@ -273,6 +261,19 @@ pub(crate) fn classify(
     }
 }
 
+/// Plain sight of agents beyond every sight distance (passed over by the classification): none
+/// for those whose archetype uses Out-of-Sight Fallback (their neighbours read it), and the
+/// default for the others. `out_of_sight`: whether any archetype uses it.
+fn beyond_sight(out_of_sight: bool, archetypes: &[ArchetypeRuntime], arch: &[u16], sees: &mut [bool]) {
+    if out_of_sight {
+        for (se, &a) in sees.iter_mut().zip(arch) {
+            *se = !archetypes[a as usize].config.behavior.use_out_of_sight;
+        }
+    } else {
+        sees.fill(true);
+    }
+}
+
 /// How near a target wakes a dormant agent: within 90 % of the dormancy distance (the margin
 /// keeps an agent on the boundary from dozing and waking by turns).
 pub(crate) fn wake_within(s: &WorldSettings) -> f32 {
@@ -307,11 +308,7 @@ fn block_sleeps(targets: &Targets, pos: &[Vec3], flags: &[u8], wake_within: f32)
 /// for rounding) from every registered target.
 #[inline]
 fn far_from_targets(targets: &Targets, lo: Vec2, hi: Vec2, wake_within: f32) -> bool {
-    let reach = wake_within + 1.0;
-    targets.registered().all(|t| {
-        let c = flat(t.position);
-        (c.clamp(lo, hi) - c).length_squared() > reach * reach
-    })
+    targets.all_farther_than(lo, hi, wake_within + 1.0)
 }
 
 /// Ground distance from `p` to the nearest active target, or `own` (the distance to the agent's

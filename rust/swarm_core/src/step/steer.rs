@@ -10,7 +10,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agent_step::{at_rest, AgentIn, AgentState, StepCtx};
-use crate::agents::{Agents, FLAG_HOLDING, FLAG_WAITING};
+use crate::agents::Agents;
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::body_blocking::resistance;
 use crate::config::WorldSettings;
@@ -110,6 +110,13 @@ pub(crate) fn steer(
         nav,
         formations,
     };
+    // A far block's turn: a longer step, and so a longer reach of its isolation proof. (An agent
+    // stepping as usual proves its own for steps as usual: if a far block's agent comes into
+    // contact with it on that block's turn, that agent, not isolated, moves out of it by its own
+    // share.)
+    let long = dt * turn_steps as f32;
+    let isolation_reach = ctx.isolation_reach + 2.0 * maxima.max_speed * (long - dt);
+    let turn_ctx = StepCtx { dt: long, far_turn: true, isolation_reach, ..ctx };
     let aware = &a.aware[..];
     let (pos, vel, params, arch, seeds, tiers, cells) =
         (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.tier[..], &a.cell[..]);
@@ -167,25 +174,14 @@ pub(crate) fn steer(
                     }
                     continue;
                 }
-                let ctx = if status == far_blocks::TURN {
-                    // A turn's step is longer, and so is the reach of its isolation proof. (An
-                    // agent stepping as usual proves its own for steps as usual: if a far
-                    // block's agent comes into contact with it on that block's turn, that agent,
-                    // not isolated, moves out of it by its own share.)
-                    let long = dt * turn_steps as f32;
-                    let isolation_reach = ctx.isolation_reach + 2.0 * maxima.max_speed * (long - dt);
-                    StepCtx { dt: long, far_turn: true, isolation_reach, ..ctx }
-                } else {
-                    ctx
-                };
+                let ctx = if status == far_blocks::TURN { &turn_ctx } else { &ctx };
                 let rests =
                     chunk_rests(&flags[b0..b1], &steer[b0..b1], &vel[base + b0..base + b1], &seat[b0..b1], orders);
                 if rests {
                     // Every agent takes `begin`'s resting path, without the per-agent step's setup.
-                    let waiting = if ctx.far_turn { FLAG_WAITING } else { 0 };
                     for k in b0..b1 {
                         let f = &mut flags[k];
-                        *f = (*f & !(FLAG_HOLDING | FLAG_WAITING)) | waiting;
+                        ctx.mark(f);
                         np[k] = ctx.rest(f, pos[base + k]);
                         record(base + k, np[k], *f);
                     }
