@@ -33,8 +33,8 @@ fn sits_out(flags: u8) -> bool {
 /// work on it, and the last records (which `spare` holds afterwards) are the passes' scratch.
 /// `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the agents' steps
 /// leave them) say who sits out (`sits_out`, and the agents of a far block that waits, by `far`),
-/// `tiers` who runs again. The grid's cells must be at most `slack` metres stale for these
-/// positions; queries are widened by that much.
+/// `tiers` and `far` who runs again. An agent's query is widened by `slack[status]`, its block's far
+/// status (`far_blocks::of`): how stale the grid's cells may be for the records it must find.
 ///
 /// The passes work on the grid's packed `(x, z, y, radius)` records, so neighbour loops read
 /// memory in cell order; the result is scattered back to `pos` at the end.
@@ -43,9 +43,11 @@ fn sits_out(flags: u8) -> bool {
 /// (Jacobi style: the result does not depend on the order or the thread count), then applied in
 /// place. The first pass runs for every agent that does not sit out (a coasting agent is not
 /// moved, but its neighbours still move out of it by their own share; nobody overlaps an
-/// isolated one). Later passes run for the Full-tier agents (`RUNS_AGAIN`) that overlapped
-/// something in the pass before, so a sparse horde pays for extra passes only where bodies touch
-/// and a dense one only near the camera and the target (Importance LOD), and agents that stand
+/// isolated one). Later passes run for the Full-tier agents that overlapped something in the pass
+/// before, and for the agents of far blocks on a turn above level 0 (blocked once in 8 or 16
+/// steps, they would otherwise come apart at half or a quarter of a level-0 turn's pace), so a
+/// sparse horde pays for extra passes only where bodies touch and a dense one only near the
+/// camera and the target (Importance LOD), and agents that stand
 /// aside (at rest, coasting, alone) cost the passes nothing. A new overlap that a neighbour's
 /// correction creates is resolved by that neighbour in this pass and by both on the next step.
 #[allow(clippy::too_many_arguments)]
@@ -60,7 +62,7 @@ pub fn resolve(
     scratch: &mut BlockingScratch,
     iterations: u32,
     max_radius: f32,
-    slack: f32,
+    slack: &[f32],
     write_back: bool,
     chunk: usize,
 ) {
@@ -69,20 +71,22 @@ pub fn resolve(
     debug_assert_eq!(resist.len(), n);
     grid.swap_sorted(spare);
     let BlockingScratch { runs, again, hit, counts } = scratch;
-    let reach = max_radius + slack;
+    // The reach of agent `i`'s query.
+    let reach = |i: u32| max_radius + slack[far_blocks::of(far, i as usize) as usize];
     if iterations > 0 {
         // In agent order (the flags read in sequence), each agent listed by its rank.
         let rank = grid.rank();
         // (A far block's waiting agents sit out as coasting ones do.)
         let runs_first = |i: usize| !sits_out(flags[i]) && far_blocks::of(far, i) != far_blocks::WAIT;
         compact(n, chunk, counts, runs, runs_first, |i| rank[i]);
-        pass(grid, runs, spare, hit, resist, reach);
+        pass(grid, runs, spare, hit, resist, &reach);
         if iterations > 1 {
             let entries = grid.order();
             let (ran, overlapped) = (&*runs, &*hit);
             let again_at = |j: usize| {
                 let i = entries[ran[j] as usize] as usize;
-                overlapped[j] && tiers[i] == FULL
+                // (A status above `TURN`: a turn above level 0.)
+                overlapped[j] && (tiers[i] == FULL || far_blocks::of(far, i) > far_blocks::TURN)
             };
             compact(ran.len(), chunk, counts, again, again_at, |j| ran[j]);
         }
@@ -91,7 +95,7 @@ pub fn resolve(
                 // Nobody a further pass would run for.
                 break;
             }
-            pass(grid, again, spare, hit, resist, reach);
+            pass(grid, again, spare, hit, resist, &reach);
             let mut hits = hit.iter();
             again.retain(|_| hits.next().copied().unwrap_or(false));
         }
@@ -130,7 +134,8 @@ impl BlockingScratch {
 /// Ranks whose corrections a pass finds (and applies) per parallel work item.
 const PASS_CHUNK: usize = 256;
 
-/// One pass for the agents at `ranks` (distinct): every agent's moved record is found from the
+/// One pass for the agents at `ranks` (distinct; `reach(i)`: how far beyond its body agent `i`
+/// looks): every agent's moved record is found from the
 /// grid's records as they stand (into `moved_to`, a scratch at least as long as `ranks`, with
 /// whether it overlapped anything in `hit`), then they are all written back at their ranks.
 fn pass(
@@ -139,7 +144,7 @@ fn pass(
     moved_to: &mut Vec<Vec4>,
     hit: &mut Vec<bool>,
     resist: &[f32],
-    reach: f32,
+    reach: &(impl Fn(u32) -> f32 + Sync),
 ) {
     if moved_to.len() < ranks.len() {
         moved_to.resize(ranks.len(), Vec4::ZERO);
@@ -153,7 +158,8 @@ fn pass(
         .for_each(|(out, hits, ks)| {
             for ((o, h), &k) in out.iter_mut().zip(hits).zip(ks) {
                 let me = src[k as usize];
-                let (corr, overlapped) = resolve_one(k as usize, me, src, entries, resist, g, reach);
+                let (corr, overlapped) =
+                    resolve_one(k as usize, me, src, entries, resist, g, reach(entries[k as usize]));
                 *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
                 *h = overlapped;
             }

@@ -8,11 +8,17 @@
 //! are not steered, blocked, settled or moved, and the classification only fills in their tier,
 //! distance and sight, so a far horde costs a fraction of a step per agent.
 //!
+//! Farther out the turns thin out: a block twice as far from every target as that boundary
+//! takes its turn every `2 * cheap_interval` steps, four times as far every `4 *
+//! cheap_interval`, and so on (the block's turn *level*), as long as a turn covers at most
+//! `LONGEST_TURN` steps. Each level's turns fall on a subset of the level below's (the same
+//! offset, twice the period), so a block that comes nearer keeps its rhythm.
+//!
 //! Each step decides every block's `Status` from the state alone (positions, flags, targets,
 //! camera, modifiers, tick), before the classification, so a loaded world decides the same:
 //!
-//! - `TURN`: far, and its turn (`turn`). Its agents take their full Cheap update (due) over
-//!   `cheap_interval * dt` and are marked `FLAG_WAITING`.
+//! - `TURN + level`: far, and its turn (`turn`). Its agents take their full Cheap update (due)
+//!   over `turn_steps(status, cheap_interval) * dt` and are marked `FLAG_WAITING`.
 //! - `WAIT`: far, not its turn, and every agent marked waiting: they stand where they are, keep
 //!   their velocity and facing, sit out body blocking and press nothing.
 //! - `NEAR`: anything else (a block that has just become far steps as usual until its turn; an
@@ -39,8 +45,44 @@ pub const FAR_BLOCK: usize = 128;
 /// A block's status this step.
 pub type Status = u8;
 pub const NEAR: Status = 0;
-pub const TURN: Status = 1;
-pub const WAIT: Status = 2;
+pub const WAIT: Status = 1;
+/// A turn of level 0 (over `cheap_interval` steps); `TURN + level` a turn over `cheap_interval
+/// << level` steps (see `is_turn`, `turn_steps`).
+pub const TURN: Status = 2;
+
+/// The most steps a far block's turn covers through its level (a Cheap interval longer than this
+/// still gives turns over the whole interval, at level 0 only): a quarter of a second at 60 Hz.
+pub const LONGEST_TURN: u32 = 16;
+
+/// Turn levels there can be: up to `top_level(2)`, the shortest interval that has far blocks.
+pub const LEVELS: usize = 4;
+
+/// Whether `status` is a turn (of any level).
+#[inline]
+pub fn is_turn(status: Status) -> bool {
+    status >= TURN
+}
+
+/// The steps a turn with `status` covers, for turns every `interval` steps at level 0 (1 for a
+/// status that is not a turn).
+#[inline]
+pub fn turn_steps(status: Status, interval: u32) -> u32 {
+    if is_turn(status) {
+        interval << (status - TURN)
+    } else {
+        1
+    }
+}
+
+/// The highest turn level for turns every `interval` steps at level 0: the last whose turn
+/// covers at most `LONGEST_TURN` steps (0 when the interval itself is longer).
+pub fn top_level(interval: u32) -> u8 {
+    let mut level = 0;
+    while interval << (level + 1) <= LONGEST_TURN {
+        level += 1;
+    }
+    level
+}
 
 /// Status of agent `i` (`NEAR` when there are no statuses).
 #[inline]
@@ -65,7 +107,8 @@ pub struct FarIn<'a> {
     pub closed: &'a [(Vec2, Vec2)],
     /// Largest body radius.
     pub max_radius: f32,
-    /// Farthest a turn can move an agent (the fastest archetype over the whole interval).
+    /// Farthest a turn can move an agent (the fastest archetype over the longest turn,
+    /// `interval << top_level(interval)` steps).
     pub turn_reach: f32,
     pub pos: &'a [Vec3],
     pub flags: &'a [u8],
@@ -78,11 +121,12 @@ pub fn interval(lod: &LodSettings, any_perception: bool, orders: bool) -> Option
     (lod.enabled && k > 1 && !any_perception && !orders).then_some(k)
 }
 
-/// Decides every block's status into `out` (empty when none can be far); returns whether any
-/// block takes its turn (its agents move `interval` steps' worth this step).
-pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> bool {
+/// Decides every block's status into `out` (empty when none can be far); returns the steps the
+/// longest turn taken this step covers (1 when no block takes its turn).
+pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> u32 {
     out.clear();
-    let Some(k) = interval(input.lod, input.any_perception, input.orders) else { return false };
+    let Some(k) = interval(input.lod, input.any_perception, input.orders) else { return 1 };
+    let top = top_level(k);
     let n = input.pos.len();
     out.resize(n.div_ceil(FAR_BLOCK), NEAR);
     // Beyond this from every target an agent is past the hysteresis-widened mid band (so Cheap
@@ -116,8 +160,14 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> bool {
             if !is_far(input, (lo, hi), beyond, margin) {
                 continue;
             }
-            *s = if turn(b, input.tick, k) {
-                TURN
+            // The level: how many times over the block's distance doubles `beyond`.
+            let (flat_lo, flat_hi) = (flat(lo), flat(hi));
+            let mut level = 0;
+            while level < top && input.targets.all_farther_than(flat_lo, flat_hi, beyond * (2 << level) as f32) {
+                level += 1;
+            }
+            *s = if turn(b, input.tick, k << level) {
+                TURN + level
             } else if all & FLAG_WAITING != 0 {
                 WAIT
             } else {
@@ -125,15 +175,15 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> bool {
             };
         }
     });
-    out.contains(&TURN)
+    out.iter().filter(|&&s| is_turn(s)).map(|&s| turn_steps(s, k)).max().unwrap_or(1)
 }
 
 /// Agents (of `n`) in blocks taking their turn, and in blocks waiting.
 pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
     let size = |b: usize| FAR_BLOCK.min(n.saturating_sub(b * FAR_BLOCK));
     statuses.iter().enumerate().fold((0, 0), |(t, w), (b, &s)| match s {
-        TURN => (t + size(b), w),
         WAIT => (t, w + size(b)),
+        s if is_turn(s) => (t + size(b), w),
         _ => (t, w),
     })
 }
@@ -141,6 +191,8 @@ pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
 /// Whether block `b` takes its turn at `tick`, for turns every `k` steps: exactly every `k`
 /// steps (so a block never turns twice in a row, and the visual sync's refresh bands show its
 /// agents at most one turn behind until a reorder regroups them), at an offset drawn per block.
+/// Turns every `2 * k` steps fall on turns every `k` (the next level's on this level's), so a
+/// block whose level changes never takes two turns less than the shorter period apart.
 /// Blocks side by side in storage (neighbours on the ground, in cell order) so take their turns
 /// in no fixed sweep: an offset that followed the block order would sweep across the horde the
 /// same way every time and push it that way.
@@ -190,34 +242,65 @@ mod tests {
     }
 
     #[test]
-    fn blocks_beyond_the_mid_band_take_turns_and_wait() {
+    fn blocks_beyond_the_mid_band_take_turns_and_wait_and_farther_ones_less_often() {
         let lod = LodSettings::default();
         let mut targets = Targets::default();
         targets.register(Vec3::ZERO, 1.0);
-        // Four blocks: one at the target, three far out.
+        // Five blocks: one at the target, then (past the widened mid band, 39.5 m with the
+        // margin) one within twice it (level 0), one within four times (level 1) and two beyond
+        // (level 2, turns every 16 steps).
         let mut pos = vec![Vec3::new(1.0, 0.0, 0.0); FAR_BLOCK];
-        pos.extend(vec![Vec3::new(500.0, 0.0, 0.0); 3 * FAR_BLOCK]);
-        let mut flags = vec![FLAG_WAITING; 4 * FAR_BLOCK];
-        flags[2 * FAR_BLOCK] = 0;
+        for x in [60.0, 100.0, 500.0, 500.0] {
+            pos.extend(vec![Vec3::new(x, 0.0, 0.0); FAR_BLOCK]);
+        }
+        let levels = [0u8, 0, 1, 2, 2];
+        let mut flags = vec![FLAG_WAITING; 5 * FAR_BLOCK];
+        flags[3 * FAR_BLOCK] = 0;
         let mut out = Vec::new();
-        for tick in 0..lod.cheap_interval as u64 {
+        assert_eq!(top_level(lod.cheap_interval), 2);
+        let mut turns_of = [0; 5];
+        for tick in 0..4 * LONGEST_TURN as u64 {
             let mut inp = input(&pos, &flags, &targets, &lod);
             inp.tick = tick;
-            let turns = decide(&inp, &mut out);
-            let turn = |b: usize| turn(b, tick, lod.cheap_interval);
-            assert_eq!(turns, (1..4).any(turn));
+            let longest = decide(&inp, &mut out);
+            let turn = |b: usize| turn(b, tick, lod.cheap_interval << levels[b]);
+            let want = (1..5).filter(|&b| turn(b)).map(|b| lod.cheap_interval << levels[b]).max().unwrap_or(1);
+            assert_eq!(longest, want, "tick {tick}");
             assert_eq!(out[0], NEAR, "the block at the target");
             for (b, &got) in out.iter().enumerate().skip(1) {
                 let turn = turn(b);
-                // Block 2 holds an agent that has not stepped ahead: it steps as usual.
+                turns_of[b] += turn as u32;
+                // Block 3 holds an agent that has not stepped ahead: it steps as usual.
                 let expect = if turn {
-                    TURN
-                } else if b == 2 {
+                    TURN + levels[b]
+                } else if b == 3 {
                     NEAR
                 } else {
                     WAIT
                 };
                 assert_eq!(got, expect, "block {b} at tick {tick}");
+                if turn {
+                    assert_eq!(turn_steps(got, lod.cheap_interval), lod.cheap_interval << levels[b]);
+                }
+            }
+        }
+        assert_eq!(turns_of, [0, 16, 8, 4, 4]);
+        assert_eq!(turn_steps(WAIT, 4), 1);
+        assert_eq!(turn_steps(NEAR, 4), 1);
+        // The longest turn: `LONGEST_TURN` steps, or the interval when it is longer.
+        assert_eq!([2, 3, 4, 8, 9, 16, 64].map(top_level), [3, 2, 2, 1, 0, 0, 0]);
+        assert_eq!(top_level(2) as usize + 1, LEVELS);
+    }
+
+    #[test]
+    fn a_level_s_turns_fall_on_turns_of_the_level_below() {
+        for b in 0..100 {
+            for t in 0..64 {
+                for (k, level) in [(4u32, 1u32), (4, 2), (2, 3), (3, 2)] {
+                    if turn(b, t, k << level) {
+                        assert!(turn(b, t, k << (level - 1)), "block {b}, tick {t}, interval {k}, level {level}");
+                    }
+                }
             }
         }
     }
@@ -301,7 +384,7 @@ mod tests {
         assert_eq!(out, [WAIT, NEAR], "the block on the upper floor is on camera");
         lod.enabled = false;
         let inp = input(&pos, &flags, &targets, &lod);
-        assert!(!decide(&inp, &mut out));
+        assert_eq!(decide(&inp, &mut out), 1);
         assert!(out.is_empty());
     }
 }

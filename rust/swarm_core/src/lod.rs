@@ -20,7 +20,8 @@
 //! updates: it keeps its steering and facing, only moves, and body blocking leaves it to its
 //! neighbours; on its update it faces where it wants at once (no turn rate: drawn agents are
 //! never Cheap, so nobody sees it turn). Whole blocks of Cheap agents far from everything take
-//! their update as one step over the whole interval and wait in between (`far_blocks`).
+//! their update as one step over the whole interval and wait in between, farther out over two
+//! and four intervals (`far_blocks`).
 
 use serde::{Deserialize, Serialize};
 

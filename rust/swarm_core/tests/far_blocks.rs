@@ -1,5 +1,5 @@
 //! Far blocks (the Importance LOD's turns): a far horde steps a block at a time, once every
-//! `cheap_interval` steps, keeps its pace, stands still in between, gives the same bits on
+//! `cheap_interval` steps (twice or four times that farther out), keeps its pace, stands still in between, gives the same bits on
 //! any thread count and after a save, keeps pressing a closed door every step, and never crosses
 //! a wall however long a turn's move.
 
@@ -15,6 +15,11 @@ use common::{ascii, DT};
 /// `n` agents on a sunflower disc of radius 60 m centred 250 m from the one target (so every
 /// agent is beyond the mid band), dormancy off.
 fn far_horde(n: usize, threads: usize, cheap_interval: u32) -> World {
+    far_horde_at(n, threads, cheap_interval, 250.0, 60.0)
+}
+
+/// `far_horde` on a disc of `radius` centred `centre` metres from the target.
+fn far_horde_at(n: usize, threads: usize, cheap_interval: u32, centre: f32, radius: f32) -> World {
     let mut w = World::new(WorldSettings {
         max_agents: n,
         worker_threads: threads,
@@ -26,9 +31,9 @@ fn far_horde(n: usize, threads: usize, cheap_interval: u32) -> World {
     let arch = w.add_archetype(Archetype::default());
     let golden = std::f32::consts::PI * (3.0 - 5f32.sqrt());
     for i in 0..n {
-        let r = 60.0 * ((i as f32 + 0.5) / n as f32).sqrt();
+        let r = radius * ((i as f32 + 0.5) / n as f32).sqrt();
         let a = i as f32 * golden;
-        w.spawn(arch, Vec3::new(250.0 + r * a.cos(), 0.0, r * a.sin())).unwrap();
+        w.spawn(arch, Vec3::new(centre + r * a.cos(), 0.0, r * a.sin())).unwrap();
     }
     w.register_target(Vec3::ZERO, 1.0);
     w
@@ -59,37 +64,49 @@ fn a_far_horde_takes_turns_and_keeps_the_pace_of_one_stepped_every_step() {
 }
 
 #[test]
-fn a_waiting_agent_stands_still_and_a_far_agent_moves_once_every_interval() {
-    let mut w = far_horde(2048, 2, 4);
-    for _ in 0..40 {
-        w.step(DT);
-    }
-    // Over any 4 steps, each far agent moves exactly once.
-    let n = w.count();
-    for run in 0..5 {
-        w.step(DT);
-        let mut moves = vec![0u32; n];
-        let mut far_all_run = vec![true; n];
-        for _ in 0..4 {
-            let before = w.agents().pos.clone();
+fn a_waiting_agent_stands_still_and_a_far_agent_moves_once_every_turn_of_its_level() {
+    // Past the widened mid band (39.5 m with the margin), the turns of the default interval of 4
+    // cover 8 steps beyond twice it and 16 beyond four times it: a horde 100 to 130 m out, and
+    // one 190 to 310 m out.
+    for (centre, radius, steps) in [(115.0, 15.0, 8u32), (250.0, 60.0, 16)] {
+        let mut w = far_horde_at(2048, 2, 4, centre, radius);
+        for _ in 0..40 {
             w.step(DT);
-            let statuses = w.far_block_statuses().to_vec();
-            for (i, (p, q)) in before.iter().zip(&w.agents().pos).enumerate() {
-                let status = far_blocks::of(&statuses, i);
-                if status == far_blocks::WAIT {
-                    assert_eq!(p, q, "run {run}: agent {i} of a waiting block moved");
+        }
+        // Over any `steps` steps, each far agent moves exactly once, on its block's turn.
+        let n = w.count();
+        for run in 0..3 {
+            w.step(DT);
+            let mut moves = vec![0u32; n];
+            let mut far_all_run = vec![true; n];
+            for _ in 0..steps {
+                let before = w.agents().pos.clone();
+                w.step(DT);
+                let statuses = w.far_block_statuses().to_vec();
+                for (i, (p, q)) in before.iter().zip(&w.agents().pos).enumerate() {
+                    let status = far_blocks::of(&statuses, i);
+                    if status == far_blocks::WAIT {
+                        assert_eq!(p, q, "run {run}: agent {i} of a waiting block moved");
+                    }
+                    if far_blocks::is_turn(status) {
+                        assert_eq!(far_blocks::turn_steps(status, 4), steps, "{centre} m out: agent {i}'s turn");
+                    }
+                    far_all_run[i] &= status != far_blocks::NEAR;
+                    moves[i] += (p != q) as u32;
                 }
-                far_all_run[i] &= status != far_blocks::NEAR;
-                moves[i] += (p != q) as u32;
+            }
+            let far: Vec<usize> = (0..n).filter(|&i| far_all_run[i]).collect();
+            assert!(far.len() > n / 2, "run {run}: {} of {n} agents far all run", far.len());
+            for &i in &far {
+                assert_eq!(
+                    moves[i], 1,
+                    "{centre} m out, run {run}: far agent {i} moved {} times in {steps} steps",
+                    moves[i]
+                );
             }
         }
-        let far: Vec<usize> = (0..n).filter(|&i| far_all_run[i]).collect();
-        assert!(far.len() > n / 2, "run {run}: {} of {n} agents far all run", far.len());
-        for &i in &far {
-            assert_eq!(moves[i], 1, "run {run}: far agent {i} moved {} times in 4 steps", moves[i]);
-        }
+        assert!(w.far_block_statuses().len() == n.div_ceil(FAR_BLOCK));
     }
-    assert!(w.far_block_statuses().len() == n.div_ceil(FAR_BLOCK));
 }
 
 #[test]
@@ -209,4 +226,54 @@ fn a_move_of_many_cells_stops_at_the_wall_in_its_way() {
         assert!(new[0].x < 3.0, "enforce {enforce}: moved through the wall to {:?}", new[0]);
         (new[0], cells[0]) = (Vec3::new(6.5, 0.0, 1.5), nav.grid.locate(old[0]).unwrap());
     }
+}
+
+/// Deepest overlap between any two agents within `within` metres of the origin (the target), as
+/// a fraction of the sum of their radii.
+fn max_overlap_fraction(w: &World, within: f32) -> f32 {
+    let a = w.agents();
+    let flat = |i: usize| Vec2::new(a.pos[i].x, a.pos[i].z);
+    let near: Vec<usize> = (0..a.len()).filter(|&i| flat(i).length() < within).collect();
+    let mut worst: f32 = 0.0;
+    for (k, &i) in near.iter().enumerate() {
+        for &j in &near[k + 1..] {
+            let min = a.params[i].radius + a.params[j].radius;
+            worst = worst.max((min - flat(i).distance(flat(j))) / min);
+        }
+    }
+    worst
+}
+
+#[test]
+fn a_horde_walking_in_through_the_turn_levels_keeps_its_pace_and_arrives_apart() {
+    // 165 to 215 m out: turns every 16 steps, then 8 inside 158 m, then 4 inside 79 m, then
+    // every step inside 39.5 m (the widened mid band and a margin).
+    let (mut turns, mut every_step) = (far_horde_at(1024, 2, 4, 190.0, 25.0), far_horde_at(1024, 2, 1, 190.0, 25.0));
+    let start = mean_distance(&turns);
+    let mut levels_seen = [false; 3];
+    for step in 0..2400 {
+        turns.step(DT);
+        every_step.step(DT);
+        for &s in turns.far_block_statuses() {
+            if far_blocks::is_turn(s) {
+                levels_seen[(s - far_blocks::TURN) as usize] = true;
+            }
+        }
+        if step % 600 == 599 {
+            let (a, b) = (start - mean_distance(&turns), start - mean_distance(&every_step));
+            assert!(
+                (a - b).abs() < 0.03 * b,
+                "step {step}: the horde taking turns advanced {a} m, stepped every step {b} m"
+            );
+        }
+    }
+    assert_eq!(levels_seen, [true; 3], "turns of every level");
+    // Those that have come inside the mid band are as far apart as those that always stepped.
+    let (o_turns, o_every) = (max_overlap_fraction(&turns, 35.0), max_overlap_fraction(&every_step, 35.0));
+    eprintln!(
+        "overlap: turns {o_turns:.3}, every step {o_every:.3}; {} / {}",
+        mean_distance(&turns),
+        mean_distance(&every_step)
+    );
+    assert!(o_turns < 0.25, "the horde taking turns overlaps by {:.0} % of the radii", o_turns * 100.0);
 }

@@ -204,7 +204,8 @@ fn agents_on_two_floors_do_not_push_each_other() {
     let apart = |a: Vec3, b: Vec3| Vec2::new(a.x - b.x, a.z - b.z).length();
     assert!(apart(pl, ph) < 0.2, "stacked agents were pushed apart: {pl:?} {ph:?}");
     let same_floor = apart(w.position(b1).unwrap(), w.position(b2).unwrap());
-    assert!(same_floor > 0.9, "a pair on one floor is separated: {same_floor}");
+    // (Both radii are 0.4 m: apart means at least 0.8 m, less rounding.)
+    assert!(same_floor > 0.799, "a pair on one floor is separated: {same_floor}");
 }
 
 #[test]

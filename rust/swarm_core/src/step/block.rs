@@ -22,6 +22,7 @@ pub(crate) fn block(
     resistance: &[f32],
     flags: &[u8],
     far: &[far_blocks::Status],
+    turn_interval: u32,
     longest_dt: f32,
     tier: &[u8],
     write_back: bool,
@@ -33,9 +34,18 @@ pub(crate) fn block(
     // The grid's records hold the current positions but its cells are those of the last
     // rebuild: a neighbour may sit up to max_speed * dt from the cell it is filed in (the
     // query itself is centred on the agent's current position), plus small corrections
-    // per pass. A pair missed by a pass is only corrected a step later; it is never lost. (A far
-    // block's turn moves its agents `longest_dt`'s worth.)
-    let slack = maxima.max_speed * dt.max(longest_dt) + 0.05 * settings.body_blocking_iterations as f32;
+    // per pass. A pair missed by a pass is only corrected a step later; it is never lost.
+    // A far block's turn moves its agents its turn's worth: an agent on a turn looks that much
+    // farther, and the others as far as a turn of level 0 moves (when a block turns this step).
+    // Farther out, where turns cover more steps, an agent stepping a shorter turn may so miss a
+    // neighbour that stepped a longer one, until either turns again.
+    let passes = 0.05 * settings.body_blocking_iterations as f32;
+    let first_level = if longest_dt > dt { turn_interval as f32 * dt } else { dt };
+    let mut slack = [maxima.max_speed * first_level + passes; far_blocks::TURN as usize + far_blocks::LEVELS];
+    for (level, s) in slack[far_blocks::TURN as usize..].iter_mut().enumerate() {
+        let steps = far_blocks::turn_steps(far_blocks::TURN + level as u8, turn_interval);
+        *s = maxima.max_speed * dt * steps as f32 + passes;
+    }
     body_blocking::resolve(
         next_pos,
         resistance,
@@ -47,7 +57,7 @@ pub(crate) fn block(
         scratch,
         settings.body_blocking_iterations,
         maxima.max_radius,
-        slack,
+        &slack,
         write_back,
         CHUNK,
     );

@@ -33,9 +33,10 @@ pub(crate) struct ClassifyIn<'a> {
     pub target: &'a [u32],
     pub arch: &'a [u16],
     pub aware: &'a [Awareness],
-    /// Each far block's status this step (`far_blocks`; empty: none), and the steps a turn covers.
+    /// Each far block's status this step (`far_blocks`; empty: none), and the steps a turn of
+    /// level 0 covers (`far_blocks::turn_steps`).
     pub far: &'a [far_blocks::Status],
-    pub turn_steps: u32,
+    pub turn_interval: u32,
 }
 
 /// What the classification writes (and the seeds and time of the pressing turns).
@@ -113,7 +114,7 @@ pub(crate) fn classify(
         arch,
         aware,
         far,
-        turn_steps,
+        turn_interval,
     } = *input;
     let n = pos.len();
     lod_dist.resize(n, 0.0);
@@ -173,7 +174,7 @@ pub(crate) fn classify(
                     continue;
                 }
                 // A far block's turn covers its whole interval.
-                let dt = if status == far_blocks::TURN { dt * turn_steps as f32 } else { dt };
+                let dt = dt * far_blocks::turn_steps(status, turn_interval) as f32;
                 if skip_sleepers && block_sleeps(targets, &pos[base..base + (b1 - b0)], &flags[b0..b1], wake_within) {
                     // Nobody wakes: each stays dormant (flags and countdown as they are) and
                     // Cheap, and sees its target only by a plain sight that needs none.

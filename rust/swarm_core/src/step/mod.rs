@@ -105,9 +105,10 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     }
     // Which blocks of far agents take their turn or wait (from the state as the last step left it).
     let orders = !state.formations.is_empty();
-    let turn_steps = far_blocks::interval(&state.settings.lod, ws.maxima.any_perception, orders).unwrap_or(1);
+    // The steps a far block's turn covers at level 0 (1: no block can be far).
+    let turn_interval = far_blocks::interval(&state.settings.lod, ws.maxima.any_perception, orders).unwrap_or(1);
     ws.closed_rects.clear();
-    if let (Some(nav), true) = (state.nav.as_ref(), turn_steps > 1) {
+    if let (Some(nav), true) = (state.nav.as_ref(), turn_interval > 1) {
         nav.closed_rects(&mut ws.closed_rects);
     }
     let far_in = far_blocks::FarIn {
@@ -121,13 +122,13 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         camera: state.camera.as_ref(),
         closed: &ws.closed_rects,
         max_radius: ws.maxima.max_radius,
-        turn_reach: ws.maxima.max_speed * dt * turn_steps as f32,
+        turn_reach: ws.maxima.max_speed * dt * (turn_interval << far_blocks::top_level(turn_interval)) as f32,
         pos: &state.agents.pos,
         flags: &state.agents.flags,
     };
-    let longest_dt = if far_blocks::decide(&far_in, &mut ws.far) { dt * turn_steps as f32 } else { dt };
+    let longest_dt = dt * far_blocks::decide(&far_in, &mut ws.far) as f32;
     (ws.stats.far_turn, ws.stats.far_waiting) = far_blocks::agents_by_status(&ws.far, n);
-    classify_and_rebuild_grid(state, ws, dt, turn_steps);
+    classify_and_rebuild_grid(state, ws, dt, turn_interval);
     let a = &mut state.agents;
     let perceive_in = perceive::PerceiveIn {
         dt,
@@ -158,7 +159,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         sees: &ws.sees,
         formations: &state.formations,
         far: &ws.far,
-        turn_steps,
+        turn_interval,
     };
     steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare, &mut ws.blocking_resistance);
     ws.stats.phases.steer = lap();
@@ -175,6 +176,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             &ws.blocking_resistance,
             &a.flags,
             &ws.far,
+            turn_interval,
             longest_dt,
             &a.tier,
             !from_grid,
@@ -198,7 +200,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         &mut ws.next_pos,
         &mut ws.pressed,
         &ws.far,
-        turn_steps,
+        turn_interval,
     );
     // The grid for the new positions is built at the start of the next step (alongside the
     // classification), or by the first query before it.
@@ -224,7 +226,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
 /// Classifies the agents, and runs the grid rebuild a step leaves pending (if any) alongside
 /// (the classification does not read the grid): the rebuild's counting sort is sequential,
 /// and this way the other threads spend that time classifying.
-fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32, turn_steps: u32) {
+fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32, turn_interval: u32) {
     let a = &mut state.agents;
     let input = classify::ClassifyIn {
         dt,
@@ -239,7 +241,7 @@ fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32, 
         arch: &a.archetype,
         aware: &a.aware,
         far: &ws.far,
-        turn_steps,
+        turn_interval,
     };
     let out = classify::ClassifyOut {
         flags: &mut a.flags,

@@ -34,7 +34,7 @@ pub(crate) fn settle(
     next_pos: &mut Vec<Vec3>,
     pressed: &mut Vec<u32>,
     far: &[far_blocks::Status],
-    turn_steps: u32,
+    turn_interval: u32,
 ) -> (Vec2, Vec2) {
     let n = a.len();
     // On a surface flow field: stay on open cells, stand on the surface.
@@ -43,7 +43,7 @@ pub(crate) fn settle(
         nav.settle(enforce, &a.pos, next_pos, &mut a.cell, pressed, CHUNK, far);
     }
     let ground = if nav.is_some() { f32::NAN } else { ground_height };
-    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos, far, turn_steps);
+    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos, far, turn_interval);
     std::mem::swap(&mut a.pos, next_pos);
     if let Some(nav) = nav {
         // Only agents that are going somewhere press (and so attack or push) a closed cell.
@@ -55,7 +55,8 @@ pub(crate) fn settle(
 
 /// Velocity from the motion that actually happened, the ground height (unless NaN); returns the
 /// new positions' ground-plane bounds (for the grid rebuild). A far block that waits keeps its
-/// positions and velocities; one on its turn moved over `turn_steps` steps.
+/// positions and velocities; one on its turn moved over its turn's steps (`far_blocks::turn_steps`, for
+/// turns every `turn_interval` steps at level 0).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn finish_motion(
@@ -66,11 +67,10 @@ fn finish_motion(
     a: &mut Agents,
     next_pos: &mut [Vec3],
     far: &[far_blocks::Status],
-    turn_steps: u32,
+    turn_interval: u32,
 ) -> (Vec2, Vec2) {
     // Velocity is the motion that actually happened (blocking included).
     let inv_dt = 1.0 / dt;
-    let inv_turn = 1.0 / (dt * turn_steps.max(1) as f32);
     let (params, flags) = (&a.params, &a.flags);
     let (sorted, rank) = (grid.sorted(), grid.rank());
     // The grid was rebuilt for this agent count at the start of the step.
@@ -90,7 +90,8 @@ fn finish_motion(
             let mut b = Bounds::EMPTY;
             for b0 in (0..v.len()).step_by(far_blocks::FAR_BLOCK) {
                 let b1 = (b0 + far_blocks::FAR_BLOCK).min(v.len());
-                let inv_dt = match far_blocks::of(far, ci * CHUNK + b0) {
+                let status = far_blocks::of(far, ci * CHUNK + b0);
+                let inv_dt = match status {
                     far_blocks::WAIT => {
                         // Waiting: where it stood, as it moved on its turn.
                         for (np, p) in np[b0..b1].iter_mut().zip(&p[b0..b1]) {
@@ -99,8 +100,8 @@ fn finish_motion(
                         }
                         continue;
                     }
-                    far_blocks::TURN => inv_turn,
-                    _ => inv_dt,
+                    far_blocks::NEAR => inv_dt,
+                    _ => 1.0 / (dt * far_blocks::turn_steps(status, turn_interval) as f32),
                 };
                 let agents = v[b0..b1].iter_mut().zip(np[b0..b1].iter_mut()).zip(&p[b0..b1]).zip(&prm[b0..b1]);
                 for ((((v, np), p), prm), (&k, &f)) in agents.zip(rk[b0..b1].iter().zip(&fl[b0..b1])) {

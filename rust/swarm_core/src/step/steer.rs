@@ -37,9 +37,10 @@ pub(crate) struct SteerIn<'a> {
     pub target_counts: &'a [u32],
     pub sees: &'a [bool],
     pub formations: &'a Formations,
-    /// Each far block's status this step (`far_blocks`; empty: none), and the steps a turn covers.
+    /// Each far block's status this step (`far_blocks`; empty: none), and the steps a turn of
+    /// level 0 covers (`far_blocks::turn_steps`).
     pub far: &'a [far_blocks::Status],
-    pub turn_steps: u32,
+    pub turn_interval: u32,
 }
 
 /// Whether every agent of a chunk is `at_rest` outside any formation order: `StepCtx::begin`
@@ -88,7 +89,7 @@ pub(crate) fn steer(
         sees,
         formations,
         far,
-        turn_steps,
+        turn_interval,
     } = *input;
     let ctx = StepCtx {
         dt,
@@ -110,13 +111,15 @@ pub(crate) fn steer(
         nav,
         formations,
     };
-    // A far block's turn: a longer step, and so a longer reach of its isolation proof. (An agent
-    // stepping as usual proves its own for steps as usual: if a far block's agent comes into
-    // contact with it on that block's turn, that agent, not isolated, moves out of it by its own
-    // share.)
-    let long = dt * turn_steps as f32;
-    let isolation_reach = ctx.isolation_reach + 2.0 * maxima.max_speed * (long - dt);
-    let turn_ctx = StepCtx { dt: long, far_turn: true, isolation_reach, ..ctx };
+    // A far block's turn, by its level: a longer step, and so a longer reach of its isolation
+    // proof. (An agent stepping as usual proves its own for steps as usual: if a far block's agent
+    // comes into contact with it on that block's turn, that agent, not isolated, moves out of it
+    // by its own share.)
+    let turn_ctx: [StepCtx; far_blocks::LEVELS] = std::array::from_fn(|level| {
+        let long = dt * far_blocks::turn_steps(far_blocks::TURN + level as u8, turn_interval) as f32;
+        let isolation_reach = ctx.isolation_reach + 2.0 * maxima.max_speed * (long - dt);
+        StepCtx { dt: long, far_turn: true, isolation_reach, ..ctx }
+    });
     let aware = &a.aware[..];
     let (pos, vel, params, arch, seeds, tiers, cells) =
         (&a.pos[..], &a.vel[..], &a.params[..], &a.archetype[..], &a.seed[..], &a.tier[..], &a.cell[..]);
@@ -174,7 +177,8 @@ pub(crate) fn steer(
                     }
                     continue;
                 }
-                let ctx = if status == far_blocks::TURN { &turn_ctx } else { &ctx };
+                let ctx =
+                    if far_blocks::is_turn(status) { &turn_ctx[(status - far_blocks::TURN) as usize] } else { &ctx };
                 let rests =
                     chunk_rests(&flags[b0..b1], &steer[b0..b1], &vel[base + b0..base + b1], &seat[b0..b1], orders);
                 if rests {
