@@ -1,7 +1,8 @@
 //! Far blocks (the Importance LOD's turns): a far horde steps a block at a time, once every
-//! `cheap_interval` steps (twice or four times that farther out), keeps its pace, stands still in between, gives the same bits on
-//! any thread count and after a save, keeps pressing a closed door every step, and never crosses
-//! a wall however long a turn's move.
+//! `cheap_interval` steps (twice or four times that farther out), keeps its pace (also walking in
+//! through every level), stands still in between, gives the same bits on any thread count and
+//! after a save, keeps pressing a closed door every step, and never crosses a wall however long a
+//! turn's move.
 
 use swarm_core::far_blocks::{self, FAR_BLOCK};
 use swarm_core::flow_field::{ModifierBox, RouteMode, SurfaceGrid};
