@@ -29,8 +29,10 @@ fn sits_out(flags: u8) -> bool {
 /// Resolves overlaps among `pos` (agent order) in `iterations` passes; the result goes back to
 /// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
 /// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
-/// agent's rank; the steering pass writes it so): it becomes the grid's records, and the passes
-/// work on it, and the last records (which `spare` holds afterwards) are the passes' scratch.
+/// agent's rank; the steering pass writes it so) for every agent but those of a far block that
+/// waits (`far`), whose records the grid already holds (they have not moved since its rebuild):
+/// the others' are copied into the grid's records (with no far block waiting, the two buffers
+/// are swapped instead), the passes work on those, and `spare` is then the passes' scratch.
 /// `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the agents' steps
 /// leave them) say who sits out (`sits_out`, and the agents of a far block that waits, by `far`),
 /// `tiers` and `far` who runs again. An agent's query is widened by `slack[status]`, its block's far
@@ -69,7 +71,7 @@ pub fn resolve(
     let n = pos.len();
     debug_assert_eq!(spare.len(), n);
     debug_assert_eq!(resist.len(), n);
-    grid.swap_sorted(spare);
+    take_moved_records(grid, spare, far, chunk);
     let BlockingScratch { runs, again, hit, counts } = scratch;
     // The reach of agent `i`'s query.
     let reach = |i: u32| max_radius + slack[far_blocks::of(far, i as usize) as usize];
@@ -111,6 +113,36 @@ pub fn resolve(
         }
     });
 }
+
+/// The grid's records become the steered ones in `spare`: swapped in whole, or, where some far
+/// blocks wait, copied in for the other agents (at their ranks, a block of agents at a time).
+fn take_moved_records(grid: &mut SpatialGrid, spare: &mut Vec<Vec4>, far: &[far_blocks::Status], chunk: usize) {
+    if !far.contains(&far_blocks::WAIT) {
+        grid.swap_sorted(spare);
+        return;
+    }
+    let (records, rank) = grid.sorted_mut_and_rank();
+    let records = Scatter::new(records);
+    let n = rank.len();
+    debug_assert!(chunk.is_multiple_of(far_blocks::FAR_BLOCK));
+    rank.par_chunks(chunk).enumerate().for_each(|(ci, rs)| {
+        for (b, rs) in rs.chunks(far_blocks::FAR_BLOCK).enumerate() {
+            if far_blocks::of(far, ci * chunk + b * far_blocks::FAR_BLOCK) == far_blocks::WAIT {
+                continue;
+            }
+            for &k in rs {
+                // SAFETY: `rank` is a permutation: each rank is written once.
+                unsafe { records.write(k as usize, spare[k as usize]) };
+            }
+        }
+    });
+    debug_assert_eq!(spare.len(), n);
+}
+
+/// Push resistance of an agent that stands firm this step (an agent of a far block that waits:
+/// it sits out body blocking and does not move): whoever overlaps it moves all the way out
+/// (`other / (mine + other)` rounds to 1 for any resistance of the mover's).
+pub const STANDS_FIRM: f32 = 1e30;
 
 /// Body blocking's buffers, kept between steps: the ranks the first pass runs for, those later
 /// passes run for, whether each run overlapped anything, and the per-chunk counts `compact`

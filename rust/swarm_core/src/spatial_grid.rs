@@ -486,6 +486,11 @@ impl SpatialGrid {
         &self.rank
     }
 
+    /// The cell-ordered records, to write, and the ranks beside them.
+    pub fn sorted_mut_and_rank(&mut self) -> (&mut [Vec4], &[u32]) {
+        (&mut self.sorted, &self.rank)
+    }
+
     /// Swaps the cell-ordered records with `other` (same length): a solver that writes new
     /// positions in cell order hands them back without a gather.
     pub fn swap_sorted(&mut self, other: &mut Vec<Vec4>) {

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use crate::agent_step::{at_rest, AgentIn, AgentState, StepCtx};
 use crate::agents::Agents;
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
-use crate::body_blocking::resistance;
+use crate::body_blocking::{self, resistance};
 use crate::config::WorldSettings;
 use crate::far_blocks;
 use crate::formation::{Formations, Seat};
@@ -170,10 +170,14 @@ pub(crate) fn steer(
                 let b1 = (b0 + far_blocks::FAR_BLOCK).min(np.len());
                 let status = far_blocks::of(far, base + b0);
                 if status == far_blocks::WAIT {
-                    // Waiting: it stands where it is, untouched; only its record is kept.
-                    for k in b0..b1 {
-                        np[k] = pos[base + k];
-                        record(base + k, np[k], flags[k]);
+                    // Waiting: it stands where it is, untouched (its next position is settling's
+                    // to write, its record the grid's, already where it stands); only its push
+                    // resistance at its rank says it stands firm this step.
+                    if blocking {
+                        for i in base + b0..base + b1 {
+                            // SAFETY: as in `record`.
+                            unsafe { resistances.write(rank[i] as usize, body_blocking::STANDS_FIRM) };
+                        }
                     }
                     continue;
                 }
