@@ -8,6 +8,8 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
+use crate::grid_sort;
+
 #[derive(Clone, Debug, Default)]
 pub struct SpatialGrid {
     /// The nominal cell size (see `CELL_SHAPE`).
@@ -30,6 +32,9 @@ pub struct SpatialGrid {
     cell: Vec<u32>,
     /// By agent index: its cell in the rebuild under way (swapped with `cell` at the end).
     next_cell: Vec<u32>,
+    /// By agent index: its body radius, read from the caller at the first rebuild after a
+    /// `forget` and kept since (4 bytes an agent to read each rebuild instead of its parameters).
+    radius: Vec<f32>,
     /// The patch's scratch: `(cell << 32) | agent` of the agents that changed cell, and the
     /// entries of the cells it rewrites.
     movers: Vec<u64>,
@@ -194,6 +199,7 @@ impl SpatialGrid {
             rank: Vec::with_capacity(agents),
             cell: Vec::with_capacity(agents),
             next_cell: Vec::with_capacity(agents),
+            radius: Vec::with_capacity(agents),
             sorted: Vec::with_capacity(agents),
             ..Default::default()
         }
@@ -205,6 +211,7 @@ impl SpatialGrid {
             + self.rank.capacity()
             + self.cell.capacity()
             + self.next_cell.capacity()
+            + self.radius.capacity()
             + self.patched.capacity())
             * 4
             + self.movers.capacity() * 8
@@ -286,16 +293,23 @@ impl SpatialGrid {
                 was.iter().zip(out.iter()).filter(|(a, b)| a != b).count()
             })
             .sum();
-        // The ranks whose records take their radius anew: those a patch rewrote (none when no
-        // agent changed cell), or all after a full sort.
-        let rewritten = if same_cells && movers * PATCH_SHARE <= n && self.sorted.len() == n {
-            self.patch().unwrap_or((0, 0))
+        if same_cells && movers * PATCH_SHARE <= n && self.sorted.len() == n {
+            self.patch();
         } else {
             self.sort_by_cell();
-            (0, n)
-        };
+        }
+        // The radii: kept since the last `forget` (the same agents, with the same radii), else
+        // read anew.
+        if self.cell.len() != n || self.radius.len() != n {
+            self.radius.resize(n, 0.0);
+            self.radius.par_chunks_mut(PAR_CHUNK).enumerate().for_each(|(ci, out)| {
+                for (k, r) in out.iter_mut().enumerate() {
+                    *r = radius(ci * PAR_CHUNK + k);
+                }
+            });
+        }
         std::mem::swap(&mut self.cell, &mut self.next_cell);
-        self.refresh_positions(pos, radius, rewritten);
+        self.refresh_positions(pos);
         // What a full refresh gives (`forget` keeps the kept radii true).
         debug_assert!(self.entries.iter().zip(&self.sorted).all(|(&i, e)| {
             let p = pos[i as usize];
@@ -331,34 +345,19 @@ impl SpatialGrid {
         };
         self.entries.par_chunks_mut(PAR_CHUNK).enumerate().for_each(identity);
         self.rank.par_chunks_mut(PAR_CHUNK).enumerate().for_each(identity);
+        // Each record holds its agent's radius; the agent at index `k` is the one at rank `k`.
+        self.radius.resize(self.sorted.len(), 0.0);
+        self.radius.par_chunks_mut(PAR_CHUNK).zip(self.sorted.par_chunks(PAR_CHUNK)).for_each(|(out, e)| {
+            for (r, e) in out.iter_mut().zip(e) {
+                *r = e.w;
+            }
+        });
     }
 
-    /// Files every agent by `next_cell`, by counting sort: counts, running ends, then a backward
-    /// scatter that leaves each cell's start behind and keeps ascending agent index within a cell.
+    /// Files every agent by `next_cell`, by counting sort (`grid_sort`).
     fn sort_by_cell(&mut self) {
-        let (n, cells) = (self.next_cell.len(), (self.dims_x * self.dims_z) as usize);
-        self.cell_start.clear();
-        self.cell_start.resize(cells + 1, 0);
-        for &c in &self.next_cell {
-            self.cell_start[c as usize] += 1;
-        }
-        // The running total in a register: reading back the entry just written would put a
-        // store-to-load round trip on every cell's path (a few hundred thousand cells at 100,000
-        // agents).
-        let mut end = 0u32;
-        for count in &mut self.cell_start[..cells] {
-            end += *count;
-            *count = end;
-        }
-        self.cell_start[cells] = n as u32;
-        self.entries.resize(n, 0);
-        self.rank.resize(n, 0);
-        for (i, (&c, rank)) in self.next_cell.iter().zip(self.rank.iter_mut()).enumerate().rev() {
-            let slot = &mut self.cell_start[c as usize];
-            *slot -= 1;
-            self.entries[*slot as usize] = i as u32;
-            *rank = *slot;
-        }
+        let cells = (self.dims_x * self.dims_z) as usize;
+        grid_sort::sort_by_cell(&self.next_cell, cells, &mut self.cell_start, &mut self.entries, &mut self.rank);
     }
 
     /// Files anew only the agents whose cell changed since the last rebuild (`cell` to
@@ -368,7 +367,7 @@ impl SpatialGrid {
     /// arrivals less the departures below it; nothing outside those cells moves. The same entries,
     /// starts and ranks as `sort_by_cell`, for a fraction of its work where most agents stand still
     /// (a resting horde).
-    fn patch(&mut self) -> Option<(usize, usize)> {
+    fn patch(&mut self) {
         let (cell, next) = (&self.cell, &self.next_cell);
         // `(cell << 32) | agent` of each agent that changed cell: where it arrives, and (in
         // `patched`, for now) the cell it leaves. Sixteen agents at a time are compared at once
@@ -387,7 +386,7 @@ impl SpatialGrid {
             }
         }
         if self.movers.is_empty() {
-            return None;
+            return;
         }
         self.movers.sort_unstable();
         self.patched.sort_unstable();
@@ -448,27 +447,19 @@ impl SpatialGrid {
             self.rank[j as usize] = k as u32;
         }
         self.patched = out;
-        Some((r0, r1))
     }
 
-    /// Copies the agents' positions and radii into the cell-ordered records (the last part of a
-    /// rebuild). Outside the ranks `r0..r1` (those a patch rewrote, or all), each record's radius
-    /// is kept: the same agent stands there as at the last rebuild, with the same radius (`forget`
-    /// is called wherever either could change), and reading it anew would cost a pass over the
-    /// agents' parameters.
-    fn refresh_positions(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync), (r0, r1): (usize, usize)) {
+    /// Copies the agents' positions and kept radii into the cell-ordered records (the last part
+    /// of a rebuild).
+    fn refresh_positions(&mut self, pos: &[Vec3]) {
         self.sorted.resize(self.entries.len(), Vec4::ZERO);
-        self.sorted.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).enumerate().for_each(
-            |(ci, (out, idx))| {
-                let base = ci * PAR_CHUNK;
-                for (k, (o, &i)) in out.iter_mut().zip(idx).enumerate() {
-                    let p = pos[i as usize];
-                    let k = base + k;
-                    let w = if k < r0 || k >= r1 { o.w } else { radius(i as usize) };
-                    *o = Vec4::new(p.x, p.z, p.y, w);
-                }
-            },
-        );
+        let radius = &self.radius;
+        self.sorted.par_chunks_mut(PAR_CHUNK).zip(self.entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
+            for (o, &i) in out.iter_mut().zip(idx) {
+                let p = pos[i as usize];
+                *o = Vec4::new(p.x, p.z, p.y, radius[i as usize]);
+            }
+        });
     }
 
     /// `(x, z, y, radius)` of each entry, in `entries` order.
