@@ -174,9 +174,9 @@ pub(crate) fn steer(
                     // to write, its record the grid's, already where it stands); only its push
                     // resistance at its rank says it stands firm this step.
                     if blocking {
-                        for i in base + b0..base + b1 {
+                        for &k in &rank[base + b0..base + b1] {
                             // SAFETY: as in `record`.
-                            unsafe { resistances.write(rank[i] as usize, body_blocking::STANDS_FIRM) };
+                            unsafe { resistances.write(k as usize, body_blocking::STANDS_FIRM) };
                         }
                     }
                     continue;
