@@ -78,9 +78,10 @@ pub fn resolve(
     if iterations > 0 {
         // In agent order (the flags read in sequence), each agent listed by its rank.
         let rank = grid.rank();
-        // (A far block's waiting agents sit out as coasting ones do.)
-        let runs_first = |i: usize| !sits_out(flags[i]) && far_blocks::of(far, i) != far_blocks::WAIT;
-        compact(n, chunk, counts, runs, runs_first, |i| rank[i]);
+        // (A far block's waiting agents sit out as coasting ones do: their blocks are passed over.)
+        let waits = |b: usize| far.get(b) == Some(&far_blocks::WAIT);
+        let runs_first = |i: usize| !sits_out(flags[i]);
+        compact(n, chunk, far_blocks::FAR_BLOCK, waits, counts, runs, runs_first, |i| rank[i]);
         pass(grid, runs, spare, hit, resist, &reach);
         if iterations > 1 {
             let entries = grid.order();
@@ -90,7 +91,7 @@ pub fn resolve(
                 // (A status above `TURN`: a turn above level 0.)
                 overlapped[j] && (tiers[i] == FULL || far_blocks::of(far, i) > far_blocks::TURN)
             };
-            compact(ran.len(), chunk, counts, again, again_at, |j| ran[j]);
+            compact(ran.len(), chunk, chunk, |_| false, counts, again, again_at, |j| ran[j]);
         }
         for _ in 1..iterations {
             if again.is_empty() {
@@ -205,18 +206,29 @@ fn pass(
     });
 }
 
-/// `out` becomes `value(i)` for every `i` in `0..len` that `keep(i)`, in ascending `i`: counted,
-/// then written, in parallel chunks of `chunk` (fixed boundaries: the same list on any number of
-/// threads), with no allocation once the buffers have grown.
+/// `out` becomes `value(i)` for every `i` in `0..len` that `keep(i)`, in ascending `i`, passing
+/// over whole blocks of `block` indices that `skip(block index)` (none of them kept): counted,
+/// then written, in parallel chunks of `chunk` (a multiple of `block`; fixed boundaries: the same
+/// list on any number of threads), with no allocation once the buffers have grown.
+#[allow(clippy::too_many_arguments)]
 fn compact(
     len: usize,
     chunk: usize,
+    block: usize,
+    skip: impl Fn(usize) -> bool + Sync,
     counts: &mut Vec<usize>,
     out: &mut Vec<u32>,
     keep: impl Fn(usize) -> bool + Sync,
     value: impl Fn(usize) -> u32 + Sync,
 ) {
-    let span = |c: usize| c * chunk..((c + 1) * chunk).min(len);
+    debug_assert!(chunk.is_multiple_of(block));
+    // The indices of chunk `c` that `keep` is asked about.
+    let span = |c: usize| {
+        (c * chunk..((c + 1) * chunk).min(len))
+            .step_by(block)
+            .filter(|&b0| !skip(b0 / block))
+            .flat_map(|b0| b0..(b0 + block).min(len))
+    };
     counts.clear();
     counts.resize(len.div_ceil(chunk), 0);
     counts.par_iter_mut().enumerate().for_each(|(c, k)| *k = span(c).filter(|&i| keep(i)).count());
@@ -317,10 +329,19 @@ mod tests {
         let want: Vec<u32> = (0..len).filter(|&i| keep(i)).map(|i| (i * 3) as u32).collect();
         let (mut counts, mut out) = (Vec::new(), vec![99; 5]);
         for chunk in [1, 7, 256, 1024, len, 2 * len] {
-            compact(len, chunk, &mut counts, &mut out, keep, |i| (i * 3) as u32);
+            compact(len, chunk, chunk, |_| false, &mut counts, &mut out, keep, |i| (i * 3) as u32);
             assert_eq!(out, want, "chunk {chunk}");
+            // Blocks of 1 passed over where `keep` would not take them anyway: the same list.
+            compact(len, chunk, 1, |i| !keep(i), &mut counts, &mut out, |_| true, |i| (i * 3) as u32);
+            assert_eq!(out, want, "chunk {chunk}, passing over blocks of 1");
         }
-        compact(0, 64, &mut counts, &mut out, keep, |i| i as u32);
+        // Blocks of 7 (the last one short): every third one passed over.
+        let want: Vec<u32> = (0..len).filter(|&i| (i / 7) % 3 != 0 && keep(i)).map(|i| i as u32).collect();
+        for chunk in [7, 14, 700, 7 * len] {
+            compact(len, chunk, 7, |b| b % 3 == 0, &mut counts, &mut out, keep, |i| i as u32);
+            assert_eq!(out, want, "chunk {chunk}, blocks of 7");
+        }
+        compact(0, 64, 64, |_| false, &mut counts, &mut out, keep, |i| i as u32);
         assert!(out.is_empty());
     }
 
