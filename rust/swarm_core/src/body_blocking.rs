@@ -88,8 +88,8 @@ pub fn resolve(
             let (ran, overlapped) = (&*runs, &*hit);
             let again_at = |j: usize| {
                 let i = entries[ran[j] as usize] as usize;
-                // (A status above `TURN`: a turn above level 0.)
-                overlapped[j] && (tiers[i] == FULL || far_blocks::of(far, i) > far_blocks::TURN)
+                let long_turn = far_blocks::level(far_blocks::of(far, i)).is_some_and(|l| l > 0);
+                overlapped[j] && (tiers[i] == FULL || long_turn)
             };
             compact(ran.len(), chunk, chunk, |_| false, counts, again, again_at, |j| ran[j]);
         }

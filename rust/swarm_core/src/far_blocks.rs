@@ -63,15 +63,23 @@ pub fn is_turn(status: Status) -> bool {
     status >= TURN
 }
 
+/// The turn level of `status` (none when it is not a turn).
+#[inline]
+pub fn level(status: Status) -> Option<usize> {
+    is_turn(status).then(|| (status - TURN) as usize)
+}
+
+/// The steps a turn of `level` covers, for turns every `interval` steps at level 0.
+#[inline]
+pub fn level_steps(level: usize, interval: u32) -> u32 {
+    interval << level
+}
+
 /// The steps a turn with `status` covers, for turns every `interval` steps at level 0 (1 for a
 /// status that is not a turn).
 #[inline]
 pub fn turn_steps(status: Status, interval: u32) -> u32 {
-    if is_turn(status) {
-        interval << (status - TURN)
-    } else {
-        1
-    }
+    level(status).map_or(1, |l| level_steps(l, interval))
 }
 
 /// The highest turn level for turns every `interval` steps at level 0: the last whose turn
@@ -157,15 +165,7 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> u32 {
             let flags = &input.flags[i0..i1];
             let (all, any) = flags.iter().fold((!0u8, 0u8), |(all, any), &f| (all & f, any | f));
             let beyond = if any & FLAG_DORMANT != 0 { beyond_dormant } else { beyond };
-            if !is_far(input, (lo, hi), beyond, margin) {
-                continue;
-            }
-            // The level: how many times over the block's distance doubles `beyond`.
-            let (flat_lo, flat_hi) = (flat(lo), flat(hi));
-            let mut level = 0;
-            while level < top && input.targets.all_farther_than(flat_lo, flat_hi, beyond * (2 << level) as f32) {
-                level += 1;
-            }
+            let Some(level) = far_level(input, (lo, hi), beyond, margin, top) else { continue };
             *s = if turn(b, input.tick, k << level) {
                 TURN + level
             } else if all & FLAG_WAITING != 0 {
@@ -203,20 +203,29 @@ pub fn turn(b: usize, tick: u64, k: u32) -> bool {
 }
 
 /// Whether every agent standing in the box `lo..=hi` is certainly Cheap and far from anything
-/// that needs it every step.
-fn is_far(input: &FarIn, (lo, hi): (Vec3, Vec3), beyond: f32, margin: f32) -> bool {
+/// that needs it every step, and if so its turn level (at most `top`): how many times over the
+/// box's distance from every target doubles `beyond`.
+fn far_level(input: &FarIn, (lo, hi): (Vec3, Vec3), beyond: f32, margin: f32, top: u8) -> Option<u8> {
     let (flat_lo, flat_hi) = (flat(lo), flat(hi));
     if !input.targets.all_farther_than(flat_lo, flat_hi, beyond) {
-        return false;
+        return None;
     }
     let (l, h) = (flat_lo - Vec2::splat(margin), flat_hi + Vec2::splat(margin));
     if input.closed.iter().any(|&(a, b)| a.x <= h.x && l.x <= b.x && a.y <= h.y && l.y <= b.y) {
-        return false;
+        return None;
     }
     // The block's bodies lie within this sphere (with a generous reach upward for their height).
-    input
+    let seen = input
         .camera
-        .is_none_or(|cam| !cam.contains_sphere((lo + hi) * 0.5, (hi - lo).length() * 0.5 + input.max_radius + 4.0))
+        .is_some_and(|cam| cam.contains_sphere((lo + hi) * 0.5, (hi - lo).length() * 0.5 + input.max_radius + 4.0));
+    if seen {
+        return None;
+    }
+    let mut level = 0;
+    while level < top && input.targets.all_farther_than(flat_lo, flat_hi, beyond * (2 << level) as f32) {
+        level += 1;
+    }
+    Some(level)
 }
 
 #[cfg(test)]

@@ -256,8 +256,8 @@ fn a_horde_walking_in_through_the_turn_levels_keeps_its_pace_and_arrives_apart()
         turns.step(DT);
         every_step.step(DT);
         for &s in turns.far_block_statuses() {
-            if far_blocks::is_turn(s) {
-                levels_seen[(s - far_blocks::TURN) as usize] = true;
+            if let Some(level) = far_blocks::level(s) {
+                levels_seen[level] = true;
             }
         }
         if step % 600 == 599 {

@@ -23,7 +23,7 @@ pub(crate) fn block(
     flags: &[u8],
     far: &[far_blocks::Status],
     turn_interval: u32,
-    longest_dt: f32,
+    any_turn: bool,
     tier: &[u8],
     write_back: bool,
     next_pos: &mut [Vec3],
@@ -40,10 +40,10 @@ pub(crate) fn block(
     // Farther out, where turns cover more steps, an agent stepping a shorter turn may so miss a
     // neighbour that stepped a longer one, until either turns again.
     let passes = 0.05 * settings.body_blocking_iterations as f32;
-    let first_level = if longest_dt > dt { turn_interval as f32 * dt } else { dt };
+    let first_level = if any_turn { turn_interval as f32 * dt } else { dt };
     let mut slack = [maxima.max_speed * first_level + passes; far_blocks::TURN as usize + far_blocks::LEVELS];
     for (level, s) in slack[far_blocks::TURN as usize..].iter_mut().enumerate() {
-        let steps = far_blocks::turn_steps(far_blocks::TURN + level as u8, turn_interval);
+        let steps = far_blocks::level_steps(level, turn_interval);
         *s = maxima.max_speed * dt * steps as f32 + passes;
     }
     body_blocking::resolve(

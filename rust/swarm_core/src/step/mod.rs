@@ -126,7 +126,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         pos: &state.agents.pos,
         flags: &state.agents.flags,
     };
-    let longest_dt = dt * far_blocks::decide(&far_in, &mut ws.far) as f32;
+    let any_turn = far_blocks::decide(&far_in, &mut ws.far) > 1;
     (ws.stats.far_turn, ws.stats.far_waiting) = far_blocks::agents_by_status(&ws.far, n);
     classify_and_rebuild_grid(state, ws, dt, turn_interval);
     let a = &mut state.agents;
@@ -177,7 +177,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             &a.flags,
             &ws.far,
             turn_interval,
-            longest_dt,
+            any_turn,
             &a.tier,
             !from_grid,
             &mut ws.next_pos,

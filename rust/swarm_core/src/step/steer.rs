@@ -116,7 +116,7 @@ pub(crate) fn steer(
     // comes into contact with it on that block's turn, that agent, not isolated, moves out of it
     // by its own share.)
     let turn_ctx: [StepCtx; far_blocks::LEVELS] = std::array::from_fn(|level| {
-        let long = dt * far_blocks::turn_steps(far_blocks::TURN + level as u8, turn_interval) as f32;
+        let long = dt * far_blocks::level_steps(level, turn_interval) as f32;
         let isolation_reach = ctx.isolation_reach + 2.0 * maxima.max_speed * (long - dt);
         StepCtx { dt: long, far_turn: true, isolation_reach, ..ctx }
     });
@@ -181,8 +181,7 @@ pub(crate) fn steer(
                     }
                     continue;
                 }
-                let ctx =
-                    if far_blocks::is_turn(status) { &turn_ctx[(status - far_blocks::TURN) as usize] } else { &ctx };
+                let ctx = far_blocks::level(status).map_or(&ctx, |level| &turn_ctx[level]);
                 let rests =
                     chunk_rests(&flags[b0..b1], &steer[b0..b1], &vel[base + b0..base + b1], &seat[b0..b1], orders);
                 if rests {
