@@ -17,7 +17,7 @@ use godot::classes::{Material, Mesh, MultiMesh, MultiMeshInstance3D, ShaderMater
 use godot::prelude::*;
 use rayon::prelude::*;
 use swarm_core::agents::{Agents, FLAGS_RESTING, FLAG_DORMANT};
-use swarm_core::far_blocks;
+use swarm_core::far_blocks::{self, FAR_BLOCK};
 use swarm_core::glam::Vec3;
 use swarm_core::lod;
 use swarm_core::world::HIT_FLASH_SECONDS;
@@ -42,6 +42,8 @@ pub struct Corpse {
     pub lifetime: f32,
 }
 const CHUNK: usize = 1024;
+/// (Whole far blocks per chunk: see `still_blocks`.)
+const _: () = assert!(CHUNK.is_multiple_of(FAR_BLOCK));
 
 pub struct ArchetypeVisual {
     pub instance: Gd<MultiMeshInstance3D>,
@@ -62,6 +64,10 @@ pub struct ArchetypeVisual {
     /// By buffer slot: the slot's instance data was written while its agent rested and still
     /// holds (see `Visuals::update`).
     still: Vec<bool>,
+    /// By run of `FAR_BLOCK` buffer slots: when the run holds one far block's agents and every
+    /// slot of it is still, the run's instance origins' bounds (the fill then passes over the
+    /// block whole while it waits for its turn).
+    still_blocks: Vec<Option<(Vec3, Vec3)>>,
 }
 
 /// Metres of extra culling margin for vertex-animated meshes (posed limbs reach past the rest
@@ -136,6 +142,7 @@ impl Visuals {
             (Some(mesh), Some(v)) => {
                 // (The lift may change: every slot is written again.)
                 v.still.clear();
+                v.still_blocks.clear();
                 if v.mesh != mesh {
                     v.multimesh.set_mesh(&mesh);
                     v.lift = lift_of(&mesh);
@@ -180,6 +187,7 @@ impl Visuals {
                     anim,
                     vat_material,
                     still: Vec::new(),
+                    still_blocks: Vec::new(),
                 });
             }
         }
@@ -333,61 +341,94 @@ impl Visuals {
             v.buffer.resize(count * floats);
             if !same_layout {
                 v.still.clear();
+                v.still_blocks.clear();
             }
             v.still.resize(idx.len(), false);
             let (lift, anim) = (v.lift, v.anim);
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
-            let chunks = (live.par_chunks_mut(CHUNK * floats), idx.par_chunks(CHUNK), v.still.par_chunks_mut(CHUNK));
+            v.still_blocks.resize(idx.len().div_ceil(FAR_BLOCK), None);
+            let chunks = (
+                live.par_chunks_mut(CHUNK * floats),
+                idx.par_chunks(CHUNK),
+                v.still.par_chunks_mut(CHUNK),
+                v.still_blocks.par_chunks_mut(CHUNK / FAR_BLOCK),
+            );
+            // Writes the slots of `idx` (see `still`); returns their instance origins' bounds and
+            // whether any slot was written.
+            let fill = |out: &mut [f32], idx: &[u32], still: &mut [bool]| {
+                let mut b = EMPTY_BOUNDS;
+                let mut wrote = false;
+                for ((o, &i), still) in out.chunks_exact_mut(floats).zip(idx).zip(still) {
+                    let i = i as usize;
+                    b = (b.0.min(agents.pos[i]), b.1.max(agents.pos[i]));
+                    // At rest this step (`begin`'s resting path left its facing, and nothing
+                    // moved it), not flashing, and drawn without animation: nothing it shows
+                    // changed since the slot was written at rest.
+                    let rests = anim.is_none()
+                        && agents.flash[i] == 0.0
+                        && (agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING && agents.vel[i] == Vec3::ZERO
+                            // A far block's agent waiting for its turn: untouched this step.
+                            || far_blocks::of(far, i) == far_blocks::WAIT);
+                    if rests && *still {
+                        continue;
+                    }
+                    *still = false;
+                    // The walk phase advances every frame, drawn or not.
+                    let clip = anim.map_or(0.0, |a| {
+                        let speed = swarm_core::glam::Vec2::new(agents.vel[i].x, agents.vel[i].z).length();
+                        let phase = walk.get(agents.slot[i] as usize).map_or(0.0, |cell| {
+                            let p = a.advance_walk(f32::from_bits(cell.load(Ordering::Relaxed)), speed, dt);
+                            cell.store(p.to_bits(), Ordering::Relaxed);
+                            p
+                        });
+                        a.live(speed, &agents.attack[i], agents.seed[i], phase, time)
+                    });
+                    if !due(i) {
+                        continue;
+                    }
+                    *still = rests;
+                    wrote = true;
+                    let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
+                    // A hit squashes the body for a moment.
+                    let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
+                    write_transform(&mut o[..FLOATS], agents.pos[i], agents.facing[i], lift, scale);
+                    if colour {
+                        o[FLOATS..FLOATS + 4].copy_from_slice(&tier_colour(agents, i));
+                    }
+                    o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, clip]);
+                }
+                (b, wrote)
+            };
             // The instance origins' bounds come along (see `set_bounds`), and whether any slot
-            // was written.
+            // was written. A far block waiting for its turn whose slots are all still (and none
+            // flashing) is passed over whole, with the bounds kept from when they came to be still.
             let (mut bounds, wrote) = world.install(|| {
                 chunks
                     .into_par_iter()
-                    .map(|(out, idx, still)| {
-                        let mut b = EMPTY_BOUNDS;
-                        let mut wrote = false;
-                        for ((o, &i), still) in out.chunks_exact_mut(floats).zip(idx).zip(still) {
-                            let i = i as usize;
-                            b = (b.0.min(agents.pos[i]), b.1.max(agents.pos[i]));
-                            // At rest this step (`begin`'s resting path left its facing, and nothing
-                            // moved it), not flashing, and drawn without animation: nothing it shows
-                            // changed since the slot was written at rest.
-                            let rests = anim.is_none()
-                                && agents.flash[i] == 0.0
-                                && (agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING && agents.vel[i] == Vec3::ZERO
-                                    // A far block's agent waiting for its turn: untouched this step.
-                                    || far_blocks::of(far, i) == far_blocks::WAIT);
-                            if rests && *still {
-                                continue;
+                    .map(|(out, idx, still, blocks)| {
+                        let mut acc = (EMPTY_BOUNDS, false);
+                        let parts = out
+                            .chunks_mut(FAR_BLOCK * floats)
+                            .zip(idx.chunks(FAR_BLOCK))
+                            .zip(still.chunks_mut(FAR_BLOCK));
+                        for (((out, idx), still), kept) in parts.zip(blocks) {
+                            let whole = whole_block(idx);
+                            if let (Some(b), Some(k)) = (whole, *kept) {
+                                let quiet = anim.is_none()
+                                    && far_blocks::of(far, b * FAR_BLOCK) == far_blocks::WAIT
+                                    && agents.flash[b * FAR_BLOCK..(b + 1) * FAR_BLOCK].iter().all(|&f| f == 0.0);
+                                if quiet {
+                                    acc.0 = union(acc.0, k);
+                                    continue;
+                                }
                             }
-                            *still = false;
-                            // The walk phase advances every frame, drawn or not.
-                            let clip = anim.map_or(0.0, |a| {
-                                let speed = swarm_core::glam::Vec2::new(agents.vel[i].x, agents.vel[i].z).length();
-                                let phase = walk.get(agents.slot[i] as usize).map_or(0.0, |cell| {
-                                    let p = a.advance_walk(f32::from_bits(cell.load(Ordering::Relaxed)), speed, dt);
-                                    cell.store(p.to_bits(), Ordering::Relaxed);
-                                    p
-                                });
-                                a.live(speed, &agents.attack[i], agents.seed[i], phase, time)
-                            });
-                            if !due(i) {
-                                continue;
-                            }
-                            *still = rests;
-                            wrote = true;
-                            let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
-                            // A hit squashes the body for a moment.
-                            let scale = [1.0 + 0.25 * flash, 1.0 - 0.2 * flash];
-                            write_transform(&mut o[..FLOATS], agents.pos[i], agents.facing[i], lift, scale);
-                            if colour {
-                                o[FLOATS..FLOATS + 4].copy_from_slice(&tier_colour(agents, i));
-                            }
-                            o[floats - 4..].copy_from_slice(&[flash, 0.0, agents.tier[i] as f32 * 0.5, clip]);
+                            let (b, w) = fill(out, idx, still);
+                            *kept = whole.filter(|_| still.iter().all(|&s| s)).map(|_| b);
+                            acc = (union(acc.0, b), acc.1 || w);
                         }
-                        (b, wrote)
+                        acc
                     })
-                    .reduce(|| (EMPTY_BOUNDS, false), |a, b| ((a.0 .0.min(b.0 .0), a.0 .1.max(b.0 .1)), a.1 || b.1))
+                    .reduce(|| (EMPTY_BOUNDS, false), |a, b| (union(a.0, b.0), a.1 || b.1))
             });
             for (o, c) in sinking.chunks_exact_mut(floats).zip(corpses.iter().filter(|c| c.archetype as usize == a)) {
                 let t = (c.age / c.lifetime.max(1e-3)).clamp(0.0, 1.0);
@@ -444,6 +485,21 @@ fn tier_colour(agents: &Agents, i: usize) -> [f32; 4] {
 
 /// `(min, max)` of no points.
 const EMPTY_BOUNDS: (Vec3, Vec3) = (Vec3::splat(f32::MAX), Vec3::splat(f32::MIN));
+
+/// The bounds holding both.
+#[inline]
+fn union(a: (Vec3, Vec3), b: (Vec3, Vec3)) -> (Vec3, Vec3) {
+    (a.0.min(b.0), a.1.max(b.1))
+}
+
+/// The far block a run of buffer slots holds whole (its agents, in order), if it does.
+#[inline]
+fn whole_block(idx: &[u32]) -> Option<usize> {
+    let first = *idx.first()? as usize;
+    // Agent indices rise along an archetype's slots, so the ends tell the run is contiguous.
+    (idx.len() == FAR_BLOCK && first.is_multiple_of(FAR_BLOCK) && idx[FAR_BLOCK - 1] as usize == first + FAR_BLOCK - 1)
+        .then_some(first / FAR_BLOCK)
+}
 
 /// Gives the MultiMesh a custom AABB: the instance origins' bounds grown by the mesh's `reach`.
 /// Without one, the renderer recomputes the AABB from every instance's transform on each

@@ -36,6 +36,7 @@ func run() -> bool:
 	var worst := 0.0
 	var unchanged_frames := 0  # instances whose data did not change in a frame (refresh bands at work)
 	var prev := PackedFloat32Array()
+	var bad_boxes := 0
 	for frame in 200:
 		if frame == 50:
 			# Despawn a few: the last agents move into the freed indices.
@@ -50,10 +51,25 @@ func run() -> bool:
 		var buf := mm.buffer
 		if not check_eq(mm.instance_count, ids.size(), "instance count at frame %d" % frame):
 			return false
+		var lo := Vector2(INF, INF)
+		var hi := -lo
 		for k in ids.size():
 			var p := manager.get_agent_position(ids[k])
 			var o := Vector2(buf[k * stride + 3], buf[k * stride + 11])
 			worst = maxf(worst, o.distance_to(Vector2(p.x, p.z)))
+			lo = lo.min(Vector2(p.x, p.z))
+			hi = hi.max(Vector2(p.x, p.z))
+		# The custom AABB holds every agent as it stands now and no more than a mesh's reach
+		# around them: a far block passed over while it waits keeps the bounds it had.
+		var box := mm.custom_aabb
+		var box_lo := Vector2(box.position.x, box.position.z)
+		var box_hi := box_lo + Vector2(box.size.x, box.size.z)
+		var holds := box_lo.x <= lo.x and box_lo.y <= lo.y and box_hi.x >= hi.x and box_hi.y >= hi.y
+		var tight := (box_hi - box_lo).x <= (hi - lo).x + 4.0 and (box_hi - box_lo).y <= (hi - lo).y + 4.0
+		if not (holds and tight):
+			bad_boxes += 1
+			if bad_boxes == 1:
+				check(false, "frame %d: custom AABB %s against the agents' %s..%s" % [frame, box, lo, hi])
 		if prev.size() == buf.size():
 			for k in ids.size():
 				if buf[k * stride + 3] == prev[k * stride + 3] and buf[k * stride + 11] == prev[k * stride + 11]:
@@ -64,6 +80,7 @@ func run() -> bool:
 	# at once every sixteenth frame, and an instance off screen shows its agent as it stood up to
 	# three frames before: up to one turn and three frames behind, 1.45 m, still far under the 3 m
 	# to another agent.
+	check(bad_boxes == 0, "%d frames' custom AABBs missed or overshot the agents" % bad_boxes)
 	check(worst < 1.5, "an instance was %.2f m from its agent (stale data of another agent?)" % worst)
 	# Off screen only every fourth frame is written: most instances keep their data most frames.
 	check(unchanged_frames > 200 * 1500 / 2, "off-screen instances were rewritten too often (%d unchanged)" % unchanged_frames)
