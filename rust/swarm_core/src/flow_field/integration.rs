@@ -29,6 +29,11 @@ use super::surface::{CellId, SurfaceGrid, DIRS, NONE};
 /// Buckets in the ring (a power of two, above the widest plain step in buckets, 2 * sqrt 2).
 const RING: u64 = 8;
 
+/// Cells `IntegrationJob::start` resets in about the time the search settles one (about 1 ns a
+/// cell against 80 to 140 on the benchmark machine): a build's first slice settles that many
+/// fewer cells, so the reset does not make it the dearest slice of a time-sliced rebuild.
+const RESETS_PER_SETTLE: usize = 128;
+
 /// One cell's values, stored together: the search reads both for every neighbour.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub(crate) struct Node {
@@ -143,6 +148,10 @@ pub struct IntegrationJob {
     inv_orth: f32,
     diag: f32,
     settled: usize,
+    /// Settles still owed for the reset of `start` (see `RESETS_PER_SETTLE`); taken from the
+    /// next budgets. Not saved: a loaded build has paid it.
+    #[serde(skip)]
+    reset_debt: usize,
     done: bool,
 }
 
@@ -168,6 +177,7 @@ impl IntegrationJob {
             inv_orth: 1.0,
             diag: SQRT_2,
             settled: 0,
+            reset_debt: 0,
             done: true,
         }
     }
@@ -191,6 +201,7 @@ impl IntegrationJob {
         self.diag = grid.cell_size() * SQRT_2;
         self.inv_bucket = 2.0 / grid.cell_size();
         self.settled = 0;
+        self.reset_debt = n / RESETS_PER_SETTLE;
         self.target = target;
         self.done = (target as usize) >= n;
         if !self.done {
@@ -217,8 +228,12 @@ impl IntegrationJob {
         self.settled
     }
 
-    /// Settles up to `budget` cells; returns whether the build is complete.
+    /// Settles up to `budget` cells, less what is still owed for the reset of `start`; returns
+    /// whether the build is complete.
     pub fn run(&mut self, grid: &SurfaceGrid, mods: &ModifierLayer, budget: usize) -> bool {
+        let paid = self.reset_debt.min(budget);
+        self.reset_debt -= paid;
+        let budget = budget - paid;
         if self.nodes.len() != grid.cell_count() {
             // Not the grid it was started on: drop the build rather than index out of bounds.
             self.done = true;
@@ -237,6 +252,12 @@ impl IntegrationJob {
             let slot = (self.cur % RING) as usize;
             if self.pos < self.ring[slot].len() {
                 let c = self.ring[slot][self.pos];
+                // The links and values of a cell settled a few turns later: the wavefront visits
+                // cells all over the grid, so without this nearly every settle waits on memory.
+                if let Some(&ahead) = self.ring[slot].get(self.pos + PREFETCH_AHEAD) {
+                    prefetch(grid.links(ahead));
+                    prefetch(&self.nodes[ahead as usize]);
+                }
                 self.pos += 1;
                 self.ring_len -= 1;
                 if self.nodes[c as usize].smooth.is_finite() {
@@ -403,6 +424,21 @@ impl IntegrationJob {
         self.nodes[c as usize].smooth = if s.is_finite() { s } else { dc };
         self.settled += 1;
     }
+}
+
+/// How many queue entries ahead `run` asks for a cell's memory.
+const PREFETCH_AHEAD: usize = 4;
+
+/// Asks the processor to bring `r`'s cache line in (a hint: no effect on results).
+#[inline(always)]
+fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults, and `r` is a valid reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>((r as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
 }
 
 /// Route-blocked, when modifier checks are on.
@@ -599,6 +635,27 @@ mod tests {
         assert_eq!(f.distance(at(&g, 0, 0)), 15.0);
         assert_eq!(f.distance(at(&g, 3, 0)), 2.0);
         assert_eq!(f.distance(at(&g, 2, 0)), 3.0);
+    }
+
+    #[test]
+    fn sliced_build_pays_for_its_reset_first_and_matches_one_shot() {
+        // 64 x 64 cells: the reset owes 32 settles.
+        let rows = vec![".".repeat(64); 64];
+        let g = ascii(&rows.iter().map(String::as_str).collect::<Vec<_>>());
+        let m = ModifierLayer::new(&g);
+        let t = at(&g, 20, 30);
+        let mut job = IntegrationJob::new();
+        job.start(&g, t);
+        let owed = g.cell_count() / RESETS_PER_SETTLE;
+        assert_eq!(owed, 32);
+        job.run(&g, &m, 20);
+        assert_eq!(job.settled(), 0, "the first 20 of the budget go to the reset");
+        job.run(&g, &m, 100);
+        assert_eq!(job.settled(), 100 - (owed - 20));
+        while !job.run(&g, &m, 100) {}
+        let mut sliced = DistanceField::new();
+        assert!(job.finish(&mut sliced));
+        assert_eq!(sliced, field(&g, &m, t));
     }
 
     #[test]
