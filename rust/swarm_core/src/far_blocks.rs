@@ -51,11 +51,13 @@ pub const WAIT: Status = 1;
 pub const TURN: Status = 2;
 
 /// The most steps a far block's turn covers through its level (a Cheap interval longer than this
-/// still gives turns over the whole interval, at level 0 only): a quarter of a second at 60 Hz.
-pub const LONGEST_TURN: u32 = 16;
+/// still gives turns over the whole interval, at level 0 only): about half a second at 60 Hz,
+/// for blocks eight times as far out as the far boundary at the default interval of 4 (over
+/// 300 m from every target, off camera).
+pub const LONGEST_TURN: u32 = 32;
 
 /// Turn levels there can be: up to `top_level(2)`, the shortest interval that has far blocks.
-pub const LEVELS: usize = 4;
+pub const LEVELS: usize = 5;
 
 /// Whether `status` is a turn (of any level).
 #[inline]
@@ -255,34 +257,34 @@ mod tests {
         let lod = LodSettings::default();
         let mut targets = Targets::default();
         targets.register(Vec3::ZERO, 1.0);
-        // Five blocks: one at the target, then (past the widened mid band, 39.5 m with the
-        // margin) one within twice it (level 0), one within four times (level 1) and two beyond
-        // (level 2, turns every 16 steps).
+        // Six blocks: one at the target, then (past the widened mid band, 39.5 m with the
+        // margin) one within twice it (level 0), one within four times (level 1), one within
+        // eight times (level 2) and two beyond (level 3, turns every 32 steps).
         let mut pos = vec![Vec3::new(1.0, 0.0, 0.0); FAR_BLOCK];
-        for x in [60.0, 100.0, 500.0, 500.0] {
+        for x in [60.0, 100.0, 200.0, 500.0, 500.0] {
             pos.extend(vec![Vec3::new(x, 0.0, 0.0); FAR_BLOCK]);
         }
-        let levels = [0u8, 0, 1, 2, 2];
-        let mut flags = vec![FLAG_WAITING; 5 * FAR_BLOCK];
-        flags[3 * FAR_BLOCK] = 0;
+        let levels = [0u8, 0, 1, 2, 3, 3];
+        let mut flags = vec![FLAG_WAITING; 6 * FAR_BLOCK];
+        flags[4 * FAR_BLOCK] = 0;
         let mut out = Vec::new();
-        assert_eq!(top_level(lod.cheap_interval), 2);
-        let mut turns_of = [0; 5];
+        assert_eq!(top_level(lod.cheap_interval), 3);
+        let mut turns_of = [0; 6];
         for tick in 0..4 * LONGEST_TURN as u64 {
             let mut inp = input(&pos, &flags, &targets, &lod);
             inp.tick = tick;
             let longest = decide(&inp, &mut out);
             let turn = |b: usize| turn(b, tick, lod.cheap_interval << levels[b]);
-            let want = (1..5).filter(|&b| turn(b)).map(|b| lod.cheap_interval << levels[b]).max().unwrap_or(1);
+            let want = (1..6).filter(|&b| turn(b)).map(|b| lod.cheap_interval << levels[b]).max().unwrap_or(1);
             assert_eq!(longest, want, "tick {tick}");
             assert_eq!(out[0], NEAR, "the block at the target");
             for (b, &got) in out.iter().enumerate().skip(1) {
                 let turn = turn(b);
                 turns_of[b] += turn as u32;
-                // Block 3 holds an agent that has not stepped ahead: it steps as usual.
+                // Block 4 holds an agent that has not stepped ahead: it steps as usual.
                 let expect = if turn {
                     TURN + levels[b]
-                } else if b == 3 {
+                } else if b == 4 {
                     NEAR
                 } else {
                     WAIT
@@ -293,11 +295,11 @@ mod tests {
                 }
             }
         }
-        assert_eq!(turns_of, [0, 16, 8, 4, 4]);
+        assert_eq!(turns_of, [0, 32, 16, 8, 4, 4]);
         assert_eq!(turn_steps(WAIT, 4), 1);
         assert_eq!(turn_steps(NEAR, 4), 1);
         // The longest turn: `LONGEST_TURN` steps, or the interval when it is longer.
-        assert_eq!([2, 3, 4, 8, 9, 16, 64].map(top_level), [3, 2, 2, 1, 0, 0, 0]);
+        assert_eq!([2, 3, 4, 8, 9, 16, 64].map(top_level), [4, 3, 3, 2, 1, 1, 0]);
         assert_eq!(top_level(2) as usize + 1, LEVELS);
     }
 

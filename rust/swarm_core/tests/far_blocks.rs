@@ -1,5 +1,5 @@
 //! Far blocks (the Importance LOD's turns): a far horde steps a block at a time, once every
-//! `cheap_interval` steps (twice or four times that farther out), keeps its pace (also walking in
+//! `cheap_interval` steps (twice, four or eight times that farther out), keeps its pace (also walking in
 //! through every level), stands still in between, gives the same bits on any thread count and
 //! after a save, keeps pressing a closed door every step, and never crosses a wall however long a
 //! turn's move.
@@ -47,33 +47,43 @@ fn mean_distance(w: &World) -> f32 {
 
 #[test]
 fn a_far_horde_takes_turns_and_keeps_the_pace_of_one_stepped_every_step() {
-    let (mut turns, mut every_step) = (far_horde(4096, 2, 4), far_horde(4096, 2, 1));
-    let start = mean_distance(&turns);
-    let mut waited = 0;
-    for _ in 0..300 {
-        turns.step(DT);
-        every_step.step(DT);
-        waited += turns.stats().far_waiting;
-        assert_eq!(every_step.stats().far_waiting + every_step.stats().far_turn, 0, "an interval of 1: none far");
+    // 190 to 310 m out (turns every 16 steps), and 340 to 460 m out (every 32 steps).
+    for centre in [250.0, 400.0] {
+        let (mut turns, mut every_step) =
+            (far_horde_at(4096, 2, 4, centre, 60.0), far_horde_at(4096, 2, 1, centre, 60.0));
+        let start = mean_distance(&turns);
+        let mut waited = 0;
+        for _ in 0..300 {
+            turns.step(DT);
+            every_step.step(DT);
+            waited += turns.stats().far_waiting;
+            assert_eq!(every_step.stats().far_waiting + every_step.stats().far_turn, 0, "an interval of 1: none far");
+        }
+        // Past the first steps (a block waits only once it has taken a turn) most wait.
+        let waited = waited as f32 / (300.0 * 4096.0);
+        assert!(waited > 0.6, "{centre} m out: {:.0} % of agent-steps waited", waited * 100.0);
+        let (a, b) = (start - mean_distance(&turns), start - mean_distance(&every_step));
+        assert!(b > 5.0, "{centre} m out: the horde stepped every step advanced {b} m in 5 s");
+        assert!(
+            (a - b).abs() < 0.1 * b,
+            "{centre} m out: the horde taking turns advanced {a} m, stepped every step {b} m"
+        );
     }
-    // Past the first steps (a block waits only once it has taken a turn) about three in four wait.
-    let waited = waited as f32 / (300.0 * 4096.0);
-    assert!(waited > 0.6, "{:.0} % of agent-steps waited", waited * 100.0);
-    let (a, b) = (start - mean_distance(&turns), start - mean_distance(&every_step));
-    assert!(b > 5.0, "the horde stepped every step advanced {b} m in 5 s");
-    assert!((a - b).abs() < 0.1 * b, "the horde taking turns advanced {a} m, stepped every step {b} m");
 }
 
 #[test]
 fn a_waiting_agent_stands_still_and_a_far_agent_moves_once_every_turn_of_its_level() {
     // Past the widened mid band (39.5 m with the margin), the turns of the default interval of 4
-    // cover 8 steps beyond twice it and 16 beyond four times it: a horde 100 to 130 m out, and
-    // one 190 to 310 m out.
-    for (centre, radius, steps) in [(115.0, 15.0, 8u32), (250.0, 60.0, 16)] {
+    // cover 8 steps beyond twice it, 16 beyond four times it and 32 beyond eight times it: a
+    // horde 100 to 130 m out, one 190 to 310 m out and one 340 to 460 m out.
+    for (centre, radius, steps) in [(115.0, 15.0, 8u32), (250.0, 60.0, 16), (400.0, 60.0, 32)] {
         let mut w = far_horde_at(2048, 2, 4, centre, radius);
-        for _ in 0..40 {
+        // Past the storage reorder of step 128 (the next comes at 256, after the runs): an agent
+        // keeps its index throughout.
+        for _ in 0..130 {
             w.step(DT);
         }
+        let layout = w.layout_revision();
         // Over any `steps` steps, each far agent moves exactly once, on its block's turn.
         let n = w.count();
         for run in 0..3 {
@@ -107,6 +117,7 @@ fn a_waiting_agent_stands_still_and_a_far_agent_moves_once_every_turn_of_its_lev
             }
         }
         assert!(w.far_block_statuses().len() == n.div_ceil(FAR_BLOCK));
+        assert_eq!(w.layout_revision(), layout, "{centre} m out: storage was reordered during the runs");
     }
 }
 
@@ -176,9 +187,10 @@ fn a_far_crowd_at_a_closed_door_presses_it_every_step() {
         waited += w.stats().far_waiting;
         let pressing = w.surface().unwrap().pressing_count(0);
         // The crowd reaches the door within a few seconds, then presses it every step: nobody
-        // near the door waits out a step.
+        // near the door waits out a step. (Stepped every step, 3 or 4 agents press it; with
+        // turns, between 2 and 9.)
         if s >= 600 {
-            assert!(pressing >= 3, "step {s}: only {pressing} agents pressed the closed door");
+            assert!(pressing >= 2, "step {s}: only {pressing} agents pressed the closed door");
         }
         assert!(w.agents().pos.iter().all(|p| p.z < 9.0), "step {s}: an agent got through the closed door");
     }
