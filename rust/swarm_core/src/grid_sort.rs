@@ -33,9 +33,12 @@ pub(crate) fn sort_by_cell(
     cell_start[cells] = n as u32;
     for (i, (&c, rank)) in cell_of.iter().zip(rank.iter_mut()).enumerate().rev() {
         let slot = &mut cell_start[c as usize];
-        *slot -= 1;
-        entries[*slot as usize] = i as u32;
-        *rank = *slot;
+        // The place kept in a register: read back after the entry's store, it would be
+        // reloaded (the compiler cannot tell the two buffers apart).
+        let k = *slot - 1;
+        *slot = k;
+        entries[k as usize] = i as u32;
+        *rank = k;
     }
 }
 
