@@ -15,7 +15,9 @@
 //! offset, twice the period), so a block that comes nearer keeps its rhythm.
 //!
 //! Each step decides every block's `Status` from the state alone (positions, flags, targets,
-//! camera, modifiers, tick), before the classification, so a loaded world decides the same:
+//! camera, modifiers, tick), before the classification, so a loaded world decides the same. (A
+//! block that waited keeps the bounds it was last decided with, `decide_keeping_bounds`: it has
+//! not moved, so they are the bounds its positions give.)
 //!
 //! - `TURN + level`: far, and its turn (`turn`). Its agents take their full Cheap update (due)
 //!   over `turn_steps(status, cheap_interval) * dt` and are marked `FLAG_WAITING`.
@@ -122,6 +124,9 @@ pub struct FarIn<'a> {
     pub turn_reach: f32,
     pub pos: &'a [Vec3],
     pub flags: &'a [u8],
+    /// The blocks hold the same agents as at the last decision (no storage reorder since), so
+    /// `decide_keeping_bounds` may keep a waiting block's bounds.
+    pub kept: bool,
 }
 
 /// The steps a far block's turn covers, when far blocks can exist: the ladder on, an interval
@@ -134,11 +139,27 @@ pub fn interval(lod: &LodSettings, any_perception: bool, orders: bool) -> Option
 /// Decides every block's status into `out` (empty when none can be far); returns the steps the
 /// longest turn taken this step covers (1 when no block takes its turn).
 pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> u32 {
-    out.clear();
-    let Some(k) = interval(input.lod, input.any_perception, input.orders) else { return 1 };
-    let top = top_level(k);
+    decide_keeping_bounds(input, out, &mut Vec::new())
+}
+
+/// `decide`, with each block's bounds kept in `bounds` between steps: where `out` holds the last
+/// step's statuses and `input.kept` says the blocks are the same agents (no reorder since), a
+/// block that waited last step and whose agents are all still marked waiting has not moved, so
+/// its bounds are not read again from every position.
+pub fn decide_keeping_bounds(input: &FarIn, out: &mut Vec<Status>, bounds: &mut Vec<(Vec3, Vec3)>) -> u32 {
     let n = input.pos.len();
-    out.resize(n.div_ceil(FAR_BLOCK), NEAR);
+    let blocks = n.div_ceil(FAR_BLOCK);
+    let kept = input.kept && out.len() == blocks && bounds.len() == blocks;
+    let Some(k) = interval(input.lod, input.any_perception, input.orders) else {
+        out.clear();
+        return 1;
+    };
+    let top = top_level(k);
+    if !kept {
+        out.clear();
+        out.resize(blocks, NEAR);
+    }
+    bounds.resize(blocks, (Vec3::ZERO, Vec3::ZERO));
     // Beyond this from every target an agent is past the hysteresis-widened mid band (so Cheap
     // unless drawn) and past the plain sight of every archetype that follows those who see; a
     // block holding a dormant agent must also be past waking distance (a dormant agent wakes in
@@ -155,17 +176,21 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> u32 {
     // A closed box within reach of the block's bodies over a turn's move (and a margin): an agent
     // there may press it this step.
     let margin = input.max_radius + input.turn_reach + 2.0;
-    out.par_chunks_mut(64).enumerate().for_each(|(ci, statuses)| {
-        for (j, s) in statuses.iter_mut().enumerate() {
+    out.par_chunks_mut(64).zip(bounds.par_chunks_mut(64)).enumerate().for_each(|(ci, (statuses, bounds))| {
+        for (j, (s, kept_bounds)) in statuses.iter_mut().zip(bounds).enumerate() {
             let b = ci * 64 + j;
             let (i0, i1) = (b * FAR_BLOCK, ((b + 1) * FAR_BLOCK).min(n));
-            let (mut lo, mut hi) = (Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY));
-            for p in &input.pos[i0..i1] {
-                lo = lo.min(*p);
-                hi = hi.max(*p);
-            }
             let flags = &input.flags[i0..i1];
             let (all, any) = flags.iter().fold((!0u8, 0u8), |(all, any), &f| (all & f, any | f));
+            // A script's move clears the mover's mark, and a turn ends with the block's new
+            // positions read at the next step's decision.
+            let waited = kept && *s == WAIT && all & FLAG_WAITING != 0;
+            if !waited {
+                *kept_bounds = bounds_of(&input.pos[i0..i1]);
+            }
+            debug_assert!(!waited || *kept_bounds == bounds_of(&input.pos[i0..i1]), "block {b} waited but moved");
+            let (lo, hi) = *kept_bounds;
+            *s = NEAR;
             let beyond = if any & FLAG_DORMANT != 0 { beyond_dormant } else { beyond };
             let Some(level) = far_level(input, (lo, hi), beyond, margin, top) else { continue };
             *s = if turn(b, input.tick, k << level) {
@@ -178,6 +203,12 @@ pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> u32 {
         }
     });
     out.iter().filter(|&&s| is_turn(s)).map(|&s| turn_steps(s, k)).max().unwrap_or(1)
+}
+
+/// The lowest and highest corner of `pos`.
+fn bounds_of(pos: &[Vec3]) -> (Vec3, Vec3) {
+    pos.iter()
+        .fold((Vec3::splat(f32::INFINITY), Vec3::splat(f32::NEG_INFINITY)), |(lo, hi), p| (lo.min(*p), hi.max(*p)))
 }
 
 /// Agents (of `n`) in blocks taking their turn, and in blocks waiting.
@@ -249,6 +280,7 @@ mod tests {
             turn_reach: 1.0,
             pos,
             flags,
+            kept: false,
         }
     }
 
@@ -301,6 +333,35 @@ mod tests {
         // The longest turn: `LONGEST_TURN` steps, or the interval when it is longer.
         assert_eq!([2, 3, 4, 8, 9, 16, 64].map(top_level), [4, 3, 3, 2, 1, 1, 0]);
         assert_eq!(top_level(2) as usize + 1, LEVELS);
+    }
+
+    #[test]
+    fn a_waiting_block_keeps_its_bounds_until_a_mark_is_cleared_or_storage_reordered() {
+        let lod = LodSettings::default();
+        let mut targets = Targets::default();
+        targets.register(Vec3::ZERO, 1.0);
+        let far = vec![Vec3::new(500.0, 0.0, 0.0); FAR_BLOCK];
+        let mut flags = vec![FLAG_WAITING; FAR_BLOCK];
+        let (mut out, mut bounds) = (Vec::new(), Vec::new());
+        let wait_tick = (0..).find(|&t| !turn(0, t, lod.cheap_interval << 3)).unwrap();
+        let mut inp = input(&far, &flags, &targets, &lod);
+        inp.tick = wait_tick;
+        inp.kept = true;
+        decide_keeping_bounds(&inp, &mut out, &mut bounds);
+        assert_eq!(out, [WAIT]);
+        assert_eq!(bounds, [(far[0], far[0])]);
+        // Moved beside the target with every mark cleared (as the world does for a move from
+        // outside the step), or with the marks kept but storage reordered: read anew.
+        let near = vec![Vec3::new(2.0, 0.0, 0.0); FAR_BLOCK];
+        flags[7] = 0;
+        for (flags, kept) in [(&flags, true), (&vec![FLAG_WAITING; FAR_BLOCK], false)] {
+            let (mut out, mut bounds) = (vec![WAIT], vec![(far[0], far[0])]);
+            let mut inp = input(&near, flags, &targets, &lod);
+            inp.tick = wait_tick;
+            inp.kept = kept;
+            decide_keeping_bounds(&inp, &mut out, &mut bounds);
+            assert_eq!((out[0], bounds[0]), (NEAR, (near[0], near[0])), "kept {kept}");
+        }
     }
 
     #[test]

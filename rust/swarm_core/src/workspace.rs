@@ -66,6 +66,8 @@ pub struct Workspace {
     /// Per block of `far_blocks::FAR_BLOCK` agents: its far-block status this step (empty when
     /// no block can be far), and the closed modifier boxes' rectangles it was decided with.
     pub(crate) far: Vec<far_blocks::Status>,
+    /// Per block: its bounds at the last decision (kept for blocks that wait).
+    pub(crate) far_bounds: Vec<(Vec3, Vec3)>,
     pub(crate) closed_rects: Vec<(Vec2, Vec2)>,
     /// Per chunk partial sums (the centroid).
     pub(crate) partials: Vec<DVec3>,
@@ -106,6 +108,7 @@ impl Workspace {
             cycles: Cycles::with_capacity(cap),
             pressed: Vec::new(),
             far: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
+            far_bounds: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
             closed_rects: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             hearing: IntegrationJob::new(),

@@ -648,6 +648,7 @@ impl World {
             + b(&self.ws.partials)
             + b(&self.ws.pressed)
             + b(&self.ws.far)
+            + b(&self.ws.far_bounds)
             + self.ws.cycles.heap_bytes()
     }
 

@@ -82,7 +82,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     };
     let n = state.agents.len();
     ws.next_pos.resize(n, glam::Vec3::ZERO);
-    if reorder::due(n, state.ticks, state.reordered_at, state.unsorted) {
+    let reordered = reorder::due(n, state.ticks, state.reordered_at, state.unsorted);
+    if reordered {
         // The reorder follows the grid's order (and refiles the grid for the new storage).
         let built_here = ws.grid_dirty;
         if built_here {
@@ -125,8 +126,9 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         turn_reach: ws.maxima.max_speed * dt * (turn_interval << far_blocks::top_level(turn_interval)) as f32,
         pos: &state.agents.pos,
         flags: &state.agents.flags,
+        kept: !reordered,
     };
-    let any_turn = far_blocks::decide(&far_in, &mut ws.far) > 1;
+    let any_turn = far_blocks::decide_keeping_bounds(&far_in, &mut ws.far, &mut ws.far_bounds) > 1;
     (ws.stats.far_turn, ws.stats.far_waiting) = far_blocks::agents_by_status(&ws.far, n);
     classify_and_rebuild_grid(state, ws, dt, turn_interval);
     let a = &mut state.agents;
