@@ -270,6 +270,13 @@ impl World {
         &self.ws.far
     }
 
+    /// By block, as `far_block_statuses`: the block's lowest and highest agent position as the
+    /// last step's far-block decision read them. For a `WAIT` block these are its agents'
+    /// positions now (it did not move); for any other block they may be stale.
+    pub fn far_block_bounds(&self) -> &[(Vec3, Vec3)] {
+        &self.ws.far_bounds
+    }
+
     /// Something other than a step moved, added or removed agents: the grid is rebuilt before
     /// its next use, with fresh bounds.
     fn positions_changed(&mut self) {

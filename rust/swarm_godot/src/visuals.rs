@@ -64,10 +64,10 @@ pub struct ArchetypeVisual {
     /// By buffer slot: the slot's instance data was written while its agent rested and still
     /// holds (see `Visuals::update`).
     still: Vec<bool>,
-    /// By run of `FAR_BLOCK` buffer slots: when the run holds one far block's agents and every
-    /// slot of it is still, the run's instance origins' bounds (the fill then passes over the
-    /// block whole while it waits for its turn).
-    still_blocks: Vec<Option<(Vec3, Vec3)>>,
+    /// By run of `FAR_BLOCK` buffer slots: the run holds one far block's agents and every slot
+    /// of it is still (the fill then passes over the block whole while it waits for its turn,
+    /// its bounds those the world's far-block decision read).
+    still_blocks: Vec<bool>,
 }
 
 /// Metres of extra culling margin for vertex-animated meshes (posed limbs reach past the rest
@@ -247,7 +247,7 @@ impl Visuals {
     /// buffers are filled on the world's thread pool.
     pub fn update(&mut self, world: &World, corpses: &[Corpse], distant: f32, dt: f32) {
         let (agents, layout, camera) = (world.agents(), world.layout_revision(), world.camera());
-        let far = world.far_block_statuses();
+        let (far, far_bounds) = (world.far_block_statuses(), world.far_block_bounds());
         self.frame = self.frame.wrapping_add(1);
         self.time = (self.time + dt) % 3600.0;
         let n_arch = self.per_archetype.len();
@@ -346,7 +346,7 @@ impl Visuals {
             v.still.resize(idx.len(), false);
             let (lift, anim) = (v.lift, v.anim);
             let (live, sinking) = v.buffer.as_mut_slice().split_at_mut(idx.len() * floats);
-            v.still_blocks.resize(idx.len().div_ceil(FAR_BLOCK), None);
+            v.still_blocks.resize(idx.len().div_ceil(FAR_BLOCK), false);
             let chunks = (
                 live.par_chunks_mut(CHUNK * floats),
                 idx.par_chunks(CHUNK),
@@ -401,7 +401,7 @@ impl Visuals {
             };
             // The instance origins' bounds come along (see `set_bounds`), and whether any slot
             // was written. A far block waiting for its turn whose slots are all still (and none
-            // flashing) is passed over whole, with the bounds kept from when they came to be still.
+            // flashing) is passed over whole, with the bounds its far-block decision read.
             let (mut bounds, wrote) = world.install(|| {
                 chunks
                     .into_par_iter()
@@ -411,19 +411,19 @@ impl Visuals {
                             .chunks_mut(FAR_BLOCK * floats)
                             .zip(idx.chunks(FAR_BLOCK))
                             .zip(still.chunks_mut(FAR_BLOCK));
-                        for (((out, idx), still), kept) in parts.zip(blocks) {
+                        for (((out, idx), still), all_still) in parts.zip(blocks) {
                             let whole = whole_block(idx);
-                            if let (Some(b), Some(k)) = (whole, *kept) {
-                                let quiet = anim.is_none()
-                                    && far_blocks::of(far, b * FAR_BLOCK) == far_blocks::WAIT
-                                    && agents.flash[b * FAR_BLOCK..(b + 1) * FAR_BLOCK].iter().all(|&f| f == 0.0);
-                                if quiet {
+                            if let Some(b) = whole.filter(|_| *all_still && anim.is_none()) {
+                                let waits = far_blocks::of(far, b * FAR_BLOCK) == far_blocks::WAIT;
+                                let quiet =
+                                    waits && agents.flash[b * FAR_BLOCK..(b + 1) * FAR_BLOCK].iter().all(|&f| f == 0.0);
+                                if let Some(&k) = far_bounds.get(b).filter(|_| quiet) {
                                     acc.0 = union(acc.0, k);
                                     continue;
                                 }
                             }
                             let (b, w) = fill(out, idx, still);
-                            *kept = whole.filter(|_| still.iter().all(|&s| s)).map(|_| b);
+                            *all_still = whole.is_some() && still.iter().all(|&s| s);
                             acc = (union(acc.0, b), acc.1 || w);
                         }
                         acc
