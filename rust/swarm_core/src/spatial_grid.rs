@@ -14,6 +14,8 @@ use crate::grid_sort;
 pub struct SpatialGrid {
     /// The nominal cell size (see `CELL_SHAPE`).
     cell_size: f32,
+    /// The least cell size the last rebuild was asked for (`cell_size` is it, or a doubling).
+    min_cell_size: f32,
     /// 1 / the cell's width (x) and depth (z).
     inv_cell: Vec2,
     origin: Vec2,
@@ -234,6 +236,12 @@ impl SpatialGrid {
         self.cell_size
     }
 
+    /// The least cell size the last rebuild was asked for: a rebuild of the same positions for
+    /// it gives this very grid.
+    pub fn min_cell_size(&self) -> f32 {
+        self.min_cell_size
+    }
+
     /// Rebuilds the grid for `pos` (body radius of agent `i`: `radius(i)`) with cells of at least
     /// `min_cell_size`.
     pub fn rebuild(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync), min_cell_size: f32) {
@@ -269,6 +277,7 @@ impl SpatialGrid {
             && (self.cell_size, self.inv_cell, self.origin, self.dims_x, self.dims_z)
                 == (cell, inv_cell, lo, dims_x, dims_z);
         self.cell_size = cell;
+        self.min_cell_size = min_cell_size;
         self.inv_cell = inv_cell;
         self.origin = lo;
         self.dims_x = dims_x;

@@ -34,6 +34,12 @@ pub struct Workspace {
     /// Ground-plane bounds of the positions as the last step left them, while nothing has moved
     /// an agent since (the deferred grid rebuild then skips a pass over the positions).
     pub(crate) pending_bounds: Option<(Vec2, Vec2)>,
+    /// The last step's length (after its clamp), once a step ran with this workspace.
+    pub(crate) last_dt: Option<f32>,
+    /// The grid was built beside the host's work (`build_grid_beside`) and no query or step
+    /// has used it yet: a query takes it as its own (as if it had built it), and a step whose
+    /// cells differ from a query's builds its own instead.
+    pub(crate) grid_ahead: bool,
     /// Derived from the archetypes: neighbourhood sizes, perception features in use.
     pub(crate) maxima: ArchetypeMaxima,
     /// Positions the step moves agents to (before blocking and settling).
@@ -91,6 +97,8 @@ impl Workspace {
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
             pending_bounds: None,
+            last_dt: None,
+            grid_ahead: false,
             maxima: ArchetypeMaxima::of(&state.archetypes),
             next_pos: Vec::with_capacity(cap),
             blocking_spare: Vec::with_capacity(cap),
@@ -134,6 +142,7 @@ impl Workspace {
     /// its next use, with fresh bounds.
     pub(crate) fn positions_changed(&mut self) {
         self.grid_dirty = true;
+        self.grid_ahead = false;
         self.pending_bounds = None;
         // Agents may have been added, removed or swapped, or their radii changed.
         self.grid.forget();
@@ -157,6 +166,32 @@ impl Workspace {
         let pool = self.pool.clone();
         pool.install(|| self.rebuild_grid(pos, params, QUERY_DT));
         true
+    }
+
+    /// Runs `f` on the calling thread while the pool rebuilds the grid as `ensure_grid` would
+    /// (see `grid_ahead`), when the grid is out of date and the last step's cells are a query's
+    /// (a step of the same length then uses the grid as it is).
+    pub(crate) fn build_grid_beside<R>(&mut self, pos: &[Vec3], params: &[AgentParams], f: impl FnOnce() -> R) -> R {
+        let query_cell = self.maxima.cell_size(QUERY_DT);
+        if !self.grid_dirty || self.last_dt.is_none_or(|dt| self.maxima.cell_size(dt) != query_cell) {
+            return f();
+        }
+        let (grid, bounds) = (&mut self.grid, self.pending_bounds.take());
+        let result = self.pool.in_place_scope(|s| {
+            s.spawn(move |_| rebuild_grid(grid, pos, params, query_cell, bounds));
+            f()
+        });
+        self.grid_dirty = false;
+        self.grid_ahead = true;
+        result
+    }
+
+    /// A step of `dt` is about to use the grid: one built ahead for other cells than the step's
+    /// is built again for the step (as it would have been without `build_grid_beside`).
+    pub(crate) fn settle_grid_ahead(&mut self, dt: f32) {
+        if std::mem::take(&mut self.grid_ahead) && self.grid.min_cell_size() != self.maxima.cell_size(dt) {
+            self.grid_dirty = true;
+        }
     }
 
     /// A fresh workspace's grid is dirty, so the next step would build it for that step's `dt`;

@@ -134,3 +134,37 @@ fn a_reset_workspace_changes_nothing() {
         }
     }
 }
+
+#[test]
+fn the_grid_built_beside_the_hosts_work_changes_nothing() {
+    for threads in [1, 2] {
+        let mut plain = build(threads);
+        let mut ahead = build(threads);
+        let mut built = 0;
+        for s in 0..300 {
+            drive(&mut plain, s);
+            drive(&mut ahead, s);
+            assert!(snapshot(&ahead) == snapshot(&plain), "{threads} threads: differs at step {s}");
+            // The host's work runs on this thread, whether or not the grid is built beside it.
+            let before = ahead.grid_is_current();
+            assert_eq!(ahead.build_grid_beside(|| s * 2), s * 2);
+            // Built only after a step of a query's length (the 1/30 s steps have other cells).
+            let expected = !before && s.is_multiple_of(2);
+            assert_eq!(ahead.grid_is_current(), before || expected, "step {s}");
+            built += usize::from(expected);
+            if s % 10 == 4 {
+                // A query before a 1/30 s step: the one world builds the grid for it, the other
+                // takes the grid built ahead as its own, and both steps use that grid as it is.
+                let (mut a, mut b) = (Vec::new(), Vec::new());
+                plain.agents_in_radius(Vec3::new(10.0, 0.0, 5.0), 5.0, &mut a);
+                ahead.agents_in_radius(Vec3::new(10.0, 0.0, 5.0), 5.0, &mut b);
+                assert_eq!(a, b);
+            }
+            if s == 150 {
+                // Saved with the grid built ahead: the loaded world builds it again the same way.
+                ahead = World::load(&ahead.save()).expect("a fresh save loads");
+            }
+        }
+        assert!(built > 100, "the grid was built ahead after {built} steps");
+    }
+}

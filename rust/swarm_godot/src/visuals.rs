@@ -68,6 +68,9 @@ pub struct ArchetypeVisual {
     /// of it is still (the fill then passes over the block whole while it waits for its turn,
     /// its bounds those the world's far-block decision read).
     still_blocks: Vec<bool>,
+    /// Filled by `Visuals::update` and not yet handed over (`Visuals::upload`): the instance
+    /// origins' bounds.
+    upload: Option<(Vec3, Vec3)>,
 }
 
 /// Metres of extra culling margin for vertex-animated meshes (posed limbs reach past the rest
@@ -188,6 +191,7 @@ impl Visuals {
                     vat_material,
                     still: Vec::new(),
                     still_blocks: Vec::new(),
+                    upload: None,
                 });
             }
         }
@@ -234,7 +238,7 @@ impl Visuals {
         self.prev_layout = None;
     }
 
-    /// Writes every agent's transform into its archetype's buffer and uploads each buffer once.
+    /// Writes every agent's transform into its archetype's buffer, for `upload` to hand over.
     /// Visual refresh bands: drawn agents are rewritten every frame up close, every
     /// second frame past `distant` metres from the camera, every fourth frame off screen. With no
     /// camera every agent is rewritten every frame. A dormant agent at rest that is not flashing
@@ -446,11 +450,21 @@ impl Visuals {
             if !wrote && dead == 0 && !resized {
                 continue;
             }
-            v.multimesh.set_buffer(&v.buffer);
-            set_bounds(&mut v.multimesh, bounds, v.reach);
+            v.upload = Some(bounds);
         }
         self.prev_layout = Some(layout);
         self.prev_floats = floats;
+    }
+
+    /// Hands each buffer `update` filled to its MultiMesh (one `set_buffer` copy on the main
+    /// thread each), with its custom AABB.
+    pub fn upload(&mut self) {
+        for v in self.per_archetype.iter_mut().flatten() {
+            if let Some(bounds) = v.upload.take() {
+                v.multimesh.set_buffer(&v.buffer);
+                set_bounds(&mut v.multimesh, bounds, v.reach);
+            }
+        }
     }
 }
 

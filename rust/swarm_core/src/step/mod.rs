@@ -38,6 +38,8 @@ use crate::workspace::{self, Workspace};
 pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     let started = Instant::now();
     let dt = dt.min(0.1);
+    ws.last_dt = Some(dt);
+    ws.settle_grid_ahead(dt);
     state.ticks += 1;
     ws.stats.ticks = state.ticks;
     state.time += dt as f64;
@@ -85,8 +87,10 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     let reordered = reorder::due(n, state.ticks, state.reordered_at, state.unsorted);
     if reordered {
         // The reorder follows the grid's order (and refiles the grid for the new storage).
-        let built_here = ws.grid_dirty;
-        if built_here {
+        // A grid built since the last step for this step's cells (by a query, or beside the
+        // engine's upload) is the one built here.
+        let built_here = ws.grid_dirty || ws.grid.min_cell_size() == ws.maxima.cell_size(dt);
+        if ws.grid_dirty {
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
         }
         reorder::reorder_by_cell(&mut state.agents, &mut state.ids, ws.grid.order(), &mut ws.cycles);
@@ -97,9 +101,9 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             // Built for this step's positions and cell size: only the agent indices changed.
             ws.grid.follow_storage_order();
         } else {
-            // Built by a query since the last step (for `QUERY_DT`, not necessarily this step's
-            // cell size): rebuilt for this step as before. Agent indices now stand for other
-            // agents, so nearly all would count as changing cell.
+            // Built by a query since the last step for other cells (`QUERY_DT`'s): rebuilt for
+            // this step as before. Agent indices now stand for other agents, so nearly all would
+            // count as changing cell.
             ws.grid.forget();
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
         }

@@ -215,9 +215,13 @@ impl INode3D for SwarmManager {
         self.update_flow_debug();
         self.visuals.set_debug_tiers(self.debug_draw_lod_tiers);
         let distant = self.settings.as_ref().map_or(DEFAULT_DISTANT_VISIBLE, |s| s.bind().distant_visible_distance());
-        if let Some(w) = &self.world {
+        if let Some(w) = self.world.as_mut() {
             let started = std::time::Instant::now();
             self.visuals.update(w, &self.corpses, distant, dt);
+            // Godot copies the buffers on this thread while the world's threads build the grid
+            // the next step (or a script's query before it) would otherwise build first.
+            let visuals = &mut self.visuals;
+            w.build_grid_beside(|| visuals.upload());
             self.last_sync_ms = started.elapsed().as_secs_f32() * 1000.0;
         }
         self.push_feedback();
