@@ -139,14 +139,21 @@ pub fn interval(lod: &LodSettings, any_perception: bool, orders: bool) -> Option
 /// Decides every block's status into `out` (empty when none can be far); returns the steps the
 /// longest turn taken this step covers (1 when no block takes its turn).
 pub fn decide(input: &FarIn, out: &mut Vec<Status>) -> u32 {
-    decide_keeping_bounds(input, out, &mut Vec::new())
+    decide_keeping_bounds(input, out, &mut Vec::new(), &mut Vec::new())
 }
 
 /// `decide`, with each block's bounds kept in `bounds` between steps: where `out` holds the last
 /// step's statuses and `input.kept` says the blocks are the same agents (no reorder since), a
 /// block that waited last step and whose agents are all still marked waiting has not moved, so
-/// its bounds are not read again from every position.
-pub fn decide_keeping_bounds(input: &FarIn, out: &mut Vec<Status>, bounds: &mut Vec<(Vec3, Vec3)>) -> u32 {
+/// its bounds are not read again from every position. `still[b]` says block `b` is such a block
+/// and waits again this step: nothing has moved it since the last step's settling, which left its
+/// next positions equal to its positions.
+pub fn decide_keeping_bounds(
+    input: &FarIn,
+    out: &mut Vec<Status>,
+    bounds: &mut Vec<(Vec3, Vec3)>,
+    still: &mut Vec<bool>,
+) -> u32 {
     let n = input.pos.len();
     let blocks = n.div_ceil(FAR_BLOCK);
     let kept = input.kept && out.len() == blocks && bounds.len() == blocks;
@@ -160,6 +167,8 @@ pub fn decide_keeping_bounds(input: &FarIn, out: &mut Vec<Status>, bounds: &mut 
         out.resize(blocks, NEAR);
     }
     bounds.resize(blocks, (Vec3::ZERO, Vec3::ZERO));
+    still.clear();
+    still.resize(blocks, false);
     // Beyond this from every target an agent is past the hysteresis-widened mid band (so Cheap
     // unless drawn) and past the plain sight of every archetype that follows those who see; a
     // block holding a dormant agent must also be past waking distance (a dormant agent wakes in
@@ -176,8 +185,9 @@ pub fn decide_keeping_bounds(input: &FarIn, out: &mut Vec<Status>, bounds: &mut 
     // A closed box within reach of the block's bodies over a turn's move (and a margin): an agent
     // there may press it this step.
     let margin = input.max_radius + input.turn_reach + 2.0;
-    out.par_chunks_mut(64).zip(bounds.par_chunks_mut(64)).enumerate().for_each(|(ci, (statuses, bounds))| {
-        for (j, (s, kept_bounds)) in statuses.iter_mut().zip(bounds).enumerate() {
+    let chunks = (out.par_chunks_mut(64), bounds.par_chunks_mut(64), still.par_chunks_mut(64));
+    chunks.into_par_iter().enumerate().for_each(|(ci, (statuses, bounds, still))| {
+        for (j, ((s, kept_bounds), still)) in statuses.iter_mut().zip(bounds).zip(still).enumerate() {
             let b = ci * 64 + j;
             let (i0, i1) = (b * FAR_BLOCK, ((b + 1) * FAR_BLOCK).min(n));
             let flags = &input.flags[i0..i1];
@@ -196,6 +206,7 @@ pub fn decide_keeping_bounds(input: &FarIn, out: &mut Vec<Status>, bounds: &mut 
             *s = if turn(b, input.tick, k << level) {
                 TURN + level
             } else if all & FLAG_WAITING != 0 {
+                *still = waited;
                 WAIT
             } else {
                 NEAR
@@ -347,9 +358,13 @@ mod tests {
         let mut inp = input(&far, &flags, &targets, &lod);
         inp.tick = wait_tick;
         inp.kept = true;
-        decide_keeping_bounds(&inp, &mut out, &mut bounds);
+        let mut still = Vec::new();
+        decide_keeping_bounds(&inp, &mut out, &mut bounds, &mut still);
         assert_eq!(out, [WAIT]);
         assert_eq!(bounds, [(far[0], far[0])]);
+        assert_eq!(still, [false], "it did not wait last step");
+        decide_keeping_bounds(&inp, &mut out, &mut bounds, &mut still);
+        assert_eq!((out.as_slice(), still.as_slice()), ([WAIT].as_slice(), [true].as_slice()), "waited twice");
         // Moved beside the target with every mark cleared (as the world does for a move from
         // outside the step), or with the marks kept but storage reordered: read anew.
         let near = vec![Vec3::new(2.0, 0.0, 0.0); FAR_BLOCK];
@@ -359,8 +374,9 @@ mod tests {
             let mut inp = input(&near, flags, &targets, &lod);
             inp.tick = wait_tick;
             inp.kept = kept;
-            decide_keeping_bounds(&inp, &mut out, &mut bounds);
-            assert_eq!((out[0], bounds[0]), (NEAR, (near[0], near[0])), "kept {kept}");
+            let mut still = Vec::new();
+            decide_keeping_bounds(&inp, &mut out, &mut bounds, &mut still);
+            assert_eq!((out[0], bounds[0], still[0]), (NEAR, (near[0], near[0]), false), "kept {kept}");
         }
     }
 

@@ -74,6 +74,8 @@ pub struct Workspace {
     pub(crate) far: Vec<far_blocks::Status>,
     /// Per block: its bounds at the last decision (kept for blocks that wait).
     pub(crate) far_bounds: Vec<(Vec3, Vec3)>,
+    /// Per block: it waits this step and waited last step, untouched (`far_blocks::decide_keeping_bounds`).
+    pub(crate) far_still: Vec<bool>,
     pub(crate) closed_rects: Vec<(Vec2, Vec2)>,
     /// Per chunk partial sums (the centroid).
     pub(crate) partials: Vec<DVec3>,
@@ -117,6 +119,7 @@ impl Workspace {
             pressed: Vec::new(),
             far: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
             far_bounds: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
+            far_still: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
             closed_rects: Vec::new(),
             partials: Vec::with_capacity(cap / CHUNK + 1),
             hearing: IntegrationJob::new(),

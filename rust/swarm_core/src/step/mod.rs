@@ -132,7 +132,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         flags: &state.agents.flags,
         kept: !reordered,
     };
-    let any_turn = far_blocks::decide_keeping_bounds(&far_in, &mut ws.far, &mut ws.far_bounds) > 1;
+    let any_turn = far_blocks::decide_keeping_bounds(&far_in, &mut ws.far, &mut ws.far_bounds, &mut ws.far_still) > 1;
     (ws.stats.far_turn, ws.stats.far_waiting) = far_blocks::agents_by_status(&ws.far, n);
     classify_and_rebuild_grid(state, ws, dt, turn_interval);
     let a = &mut state.agents;
@@ -205,7 +205,7 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         a,
         &mut ws.next_pos,
         &mut ws.pressed,
-        &ws.far,
+        &settle::FarKept { far: &ws.far, still: &ws.far_still, bounds: &ws.far_bounds },
         turn_interval,
     );
     // The grid for the new positions is built at the start of the next step (alongside the

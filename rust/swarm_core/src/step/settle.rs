@@ -33,17 +33,17 @@ pub(crate) fn settle(
     a: &mut Agents,
     next_pos: &mut Vec<Vec3>,
     pressed: &mut Vec<u32>,
-    far: &[far_blocks::Status],
+    kept: &FarKept,
     turn_interval: u32,
 ) -> (Vec2, Vec2) {
-    let n = a.len();
+    let (n, far) = (a.len(), kept.far);
     // On a surface flow field: stay on open cells, stand on the surface.
     if let Some(nav) = &nav {
         pressed.resize(n, NONE);
         nav.settle(enforce, &a.pos, next_pos, &mut a.cell, pressed, CHUNK, far);
     }
     let ground = if nav.is_some() { f32::NAN } else { ground_height };
-    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos, far, turn_interval);
+    let bounds = finish_motion(dt, ground, from_grid, grid, a, next_pos, kept, turn_interval);
     std::mem::swap(&mut a.pos, next_pos);
     if let Some(nav) = nav {
         // Only agents that are going somewhere press (and so attack or push) a closed cell.
@@ -53,10 +53,20 @@ pub(crate) fn settle(
     bounds
 }
 
+/// The far-block decision as settling reads it: each block's status, whether it waited the last
+/// step too, untouched (`still`: its next positions already are its positions), and its kept
+/// bounds (those of its positions, for a still block).
+pub(crate) struct FarKept<'a> {
+    pub far: &'a [far_blocks::Status],
+    pub still: &'a [bool],
+    pub bounds: &'a [(Vec3, Vec3)],
+}
+
 /// Velocity from the motion that actually happened, the ground height (unless NaN); returns the
 /// new positions' ground-plane bounds (for the grid rebuild). A far block that waits keeps its
-/// positions and velocities; one on its turn moved over its turn's steps (`far_blocks::turn_steps`, for
-/// turns every `turn_interval` steps at level 0).
+/// positions and velocities (a still one is passed over whole, with its kept bounds); one on its
+/// turn moved over its turn's steps (`far_blocks::turn_steps`, for turns every `turn_interval`
+/// steps at level 0).
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn finish_motion(
@@ -66,9 +76,10 @@ fn finish_motion(
     grid: &SpatialGrid,
     a: &mut Agents,
     next_pos: &mut [Vec3],
-    far: &[far_blocks::Status],
+    kept: &FarKept,
     turn_interval: u32,
 ) -> (Vec2, Vec2) {
+    let far = kept.far;
     // Velocity is the motion that actually happened (blocking included).
     let inv_dt = 1.0 / dt;
     let (params, flags) = (&a.params, &a.flags);
@@ -92,6 +103,14 @@ fn finish_motion(
                 let b1 = (b0 + far_blocks::FAR_BLOCK).min(v.len());
                 let status = far_blocks::of(far, ci * CHUNK + b0);
                 let inv_dt = match status {
+                    far_blocks::WAIT if kept.still.get((ci * CHUNK + b0) / far_blocks::FAR_BLOCK) == Some(&true) => {
+                        // Waiting again, untouched: its next positions already are its positions
+                        // (this settling's copy at the step before), and its bounds are kept.
+                        debug_assert!(np[b0..b1] == p[b0..b1]);
+                        let (lo, hi) = kept.bounds[(ci * CHUNK + b0) / far_blocks::FAR_BLOCK];
+                        b = Bounds::union(b, (Vec2::new(lo.x, lo.z), Vec2::new(hi.x, hi.z)));
+                        continue;
+                    }
                     far_blocks::WAIT => {
                         // Waiting: where it stood, as it moved on its turn.
                         for (np, p) in np[b0..b1].iter_mut().zip(&p[b0..b1]) {
