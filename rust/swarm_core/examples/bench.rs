@@ -261,8 +261,19 @@ fn measure(sc: Scenario, n: usize, threads: usize, lod: bool) -> Row {
     eprintln!(
         "  phases (mean ms): classify {:.2}, steer {:.2}, blocking {:.2}, settle {:.2}, attack {:.2}, rest {:.2} \
          | build {build_ms:.0} ms, warm-up {warm_steps} steps {warm_ms:.0} ms, {steps} measured \
-         | tiers at the end: {} full, {} reduced, {} cheap ({} dormant)",
-        ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], t.full, t.reduced, t.cheap, t.dormant
+         | tiers at the end: {} full, {} reduced, {} cheap ({} dormant) | far blocks' agents: {} on a turn, {} waiting",
+        ph[0],
+        ph[1],
+        ph[2],
+        ph[3],
+        ph[4],
+        ph[5],
+        t.full,
+        t.reduced,
+        t.cheap,
+        t.dormant,
+        w.stats().far_turn,
+        w.stats().far_waiting
     );
     times.sort_by(f64::total_cmp);
     let median = times[times.len() / 2];
