@@ -161,10 +161,11 @@ impl Workspace {
     }
 
     /// The grid for queries between steps: rebuilt (on the pool, cell size for a step of
-    /// `QUERY_DT`) if anything moved; returns whether it was rebuilt.
+    /// `QUERY_DT`) if anything moved; returns whether it now counts as built by this query (it
+    /// was rebuilt, or built ahead and not yet used: the very grid the query would build).
     pub(crate) fn ensure_grid(&mut self, pos: &[Vec3], params: &[AgentParams]) -> bool {
         if !self.grid_dirty {
-            return false;
+            return std::mem::take(&mut self.grid_ahead);
         }
         let pool = self.pool.clone();
         pool.install(|| self.rebuild_grid(pos, params, QUERY_DT));
@@ -191,7 +192,7 @@ impl Workspace {
 
     /// A step of `dt` is about to use the grid: one built ahead for other cells than the step's
     /// is built again for the step (as it would have been without `build_grid_beside`).
-    pub(crate) fn settle_grid_ahead(&mut self, dt: f32) {
+    pub(crate) fn take_grid_ahead(&mut self, dt: f32) {
         if std::mem::take(&mut self.grid_ahead) && self.grid.min_cell_size() != self.maxima.cell_size(dt) {
             self.grid_dirty = true;
         }

@@ -287,9 +287,7 @@ impl World {
     /// The grid for a query between steps (rebuilt if anything moved; the state remembers that a
     /// query built it, see `SimState::grid_built_by_query`).
     pub(crate) fn ensure_grid(&mut self) {
-        // A grid built ahead is the one this query would have built: the query takes it as its own.
-        let built = self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params);
-        if built || std::mem::take(&mut self.ws.grid_ahead) {
+        if self.ws.ensure_grid(&self.state.agents.pos, &self.state.agents.params) {
             self.state.grid_built_by_query = true;
         }
     }

@@ -39,7 +39,7 @@ pub(crate) fn step(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     let started = Instant::now();
     let dt = dt.min(0.1);
     ws.last_dt = Some(dt);
-    ws.settle_grid_ahead(dt);
+    ws.take_grid_ahead(dt);
     state.ticks += 1;
     ws.stats.ticks = state.ticks;
     state.time += dt as f64;

@@ -101,13 +101,14 @@ fn finish_motion(
             let mut b = Bounds::EMPTY;
             for b0 in (0..v.len()).step_by(far_blocks::FAR_BLOCK) {
                 let b1 = (b0 + far_blocks::FAR_BLOCK).min(v.len());
+                let block = (ci * CHUNK + b0) / far_blocks::FAR_BLOCK;
                 let status = far_blocks::of(far, ci * CHUNK + b0);
                 let inv_dt = match status {
-                    far_blocks::WAIT if kept.still.get((ci * CHUNK + b0) / far_blocks::FAR_BLOCK) == Some(&true) => {
+                    far_blocks::WAIT if kept.still.get(block) == Some(&true) => {
                         // Waiting again, untouched: its next positions already are its positions
                         // (this settling's copy at the step before), and its bounds are kept.
                         debug_assert!(np[b0..b1] == p[b0..b1]);
-                        let (lo, hi) = kept.bounds[(ci * CHUNK + b0) / far_blocks::FAR_BLOCK];
+                        let (lo, hi) = kept.bounds[block];
                         b = Bounds::union(b, (Vec2::new(lo.x, lo.z), Vec2::new(hi.x, hi.z)));
                         continue;
                     }
