@@ -17,6 +17,15 @@ use crate::spatial_grid::{for_each_near, Near, SpatialGrid};
 /// several neighbours push at once.
 const RELAXATION: f32 = 0.8;
 
+/// How an agent overlapped others in a pass: not at all, by at most `DEEP_OVERLAP` of the sum
+/// of the two radii (bodies touching, as a crowd walking on leaves them: on a long far turn its
+/// faster agents catch up with slower ones by up to about a third of that), or deeper (a pack
+/// spawned into itself).
+const NONE: u8 = 0;
+const TOUCHING: u8 = 1;
+const DEEP: u8 = 2;
+const DEEP_OVERLAP: f32 = 0.4;
+
 /// Whether an agent with `flags` (as its step leaves them) sits out body blocking: it is not
 /// moved when coasting (`FLAG_COASTING`, a Cheap agent between its updates or an agent at rest)
 /// or isolated (`FLAG_ISOLATED`: Personal Space proved nobody can overlap it this step). Of the
@@ -26,9 +35,9 @@ fn sits_out(flags: u8) -> bool {
     flags & (FLAG_COASTING | FLAG_ISOLATED) != 0
 }
 
-/// Resolves overlaps among `pos` (agent order) in `iterations` passes; the result goes back to
-/// `pos` when `write_back`, and otherwise stays in the grid's records (the caller reads it there
-/// by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
+/// Resolves overlaps among `pos` (agent order) in up to `iterations` passes (more for a long far
+/// turn's deep overlaps, below); the result goes back to `pos` when `write_back`, and otherwise
+/// stays in the grid's records (the caller reads it there by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
 /// agent's rank; the steering pass writes it so) for every agent but those of a far block that
 /// waits (`far`), whose records the grid already holds (they have not moved since its rebuild):
 /// the others' are copied into the grid's records (with no far block waiting, the two buffers
@@ -45,12 +54,13 @@ fn sits_out(flags: u8) -> bool {
 /// (Jacobi style: the result does not depend on the order or the thread count), then applied in
 /// place. The first pass runs for every agent that does not sit out (a coasting agent is not
 /// moved, but its neighbours still move out of it by their own share; nobody overlaps an
-/// isolated one). Later passes run for the Full-tier agents that overlapped something in the pass
-/// before, and for the agents of far blocks on a turn above level 0 (blocked once in 8 or 16
-/// steps, they would otherwise come apart at half or a quarter of a level-0 turn's pace), so a
-/// sparse horde pays for extra passes only where bodies touch and a dense one only near the
-/// camera and the target (Importance LOD), and agents that stand
-/// aside (at rest, coasting, alone) cost the passes nothing. A new overlap that a neighbour's
+/// isolated one). Later passes, up to `iterations` in all, run for the Full-tier agents and the
+/// agents of far blocks on a turn above level 0 that overlapped something in the pass before,
+/// and beyond that, up to `iterations << (level - 1)`, for the latter while they overlap deeply
+/// (blocked once in 8, 16 or 32 steps, a pack spawned into itself would otherwise come apart at
+/// a fraction of a level-0 turn's pace). So a sparse horde pays for extra passes only where
+/// bodies touch and a dense one only near the camera and the target (Importance LOD), and
+/// agents that stand aside (at rest, coasting, alone) cost the passes nothing. A new overlap that a neighbour's
 /// correction creates is resolved by that neighbour in this pass and by both on the next step.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve(
@@ -83,24 +93,29 @@ pub fn resolve(
         let runs_first = |i: usize| !sits_out(flags[i]);
         compact(n, chunk, far_blocks::FAR_BLOCK, waits, counts, runs, runs_first, |i| rank[i]);
         pass(grid, runs, spare, hit, resist, &reach);
-        if iterations > 1 {
+        // Whether agent `i` runs another pass after `done`, having overlapped as `touch` says in
+        // the last: up to `iterations` passes while it overlaps anything for a Full-tier agent and
+        // one of a far block on a turn above level 0; then, for the latter only while an overlap
+        // is `DEEP`, up to `iterations << (level - 1)` (a turn of level `l` is blocked once in
+        // `2^l` level-0 turns' worth of steps: so a far pack spawned into itself comes apart in a
+        // few of its turns, while bodies merely touching, as in any crowd walking on, cost no
+        // more passes).
+        let again_after = |i: usize, done: u32, touch: u8| match far_blocks::level(far_blocks::of(far, i)) {
+            Some(l) if l > 0 => touch != NONE && (done < iterations || touch == DEEP && done < iterations << (l - 1)),
+            _ => touch != NONE && done < iterations && tiers[i] == FULL,
+        };
+        {
             let entries = grid.order();
-            let (ran, overlapped) = (&*runs, &*hit);
-            let again_at = |j: usize| {
-                let i = entries[ran[j] as usize] as usize;
-                let long_turn = far_blocks::level(far_blocks::of(far, i)).is_some_and(|l| l > 0);
-                overlapped[j] && (tiers[i] == FULL || long_turn)
-            };
+            let (ran, touched) = (&*runs, &*hit);
+            let again_at = |j: usize| again_after(entries[ran[j] as usize] as usize, 1, touched[j]);
             compact(ran.len(), chunk, chunk, |_| false, counts, again, again_at, |j| ran[j]);
         }
-        for _ in 1..iterations {
-            if again.is_empty() {
-                // Nobody a further pass would run for.
-                break;
-            }
+        let mut done = 1;
+        while !again.is_empty() {
             pass(grid, again, spare, hit, resist, &reach);
-            let mut hits = hit.iter();
-            again.retain(|_| hits.next().copied().unwrap_or(false));
+            done += 1;
+            let (mut touched, entries) = (hit.iter(), grid.order());
+            again.retain(|&k| again_after(entries[k as usize] as usize, done, touched.next().copied().unwrap_or(NONE)));
         }
     }
     if !write_back {
@@ -146,13 +161,13 @@ fn take_moved_records(grid: &mut SpatialGrid, spare: &mut Vec<Vec4>, far: &[far_
 pub const STANDS_FIRM: f32 = 1e30;
 
 /// Body blocking's buffers, kept between steps: the ranks the first pass runs for, those later
-/// passes run for, whether each run overlapped anything, and the per-chunk counts `compact`
+/// passes run for, how each run overlapped others, and the per-chunk counts `compact`
 /// works with. (Each run's moved record goes to the caller's spare record buffer.)
 #[derive(Clone, Debug, Default)]
 pub struct BlockingScratch {
     runs: Vec<u32>,
     again: Vec<u32>,
-    hit: Vec<bool>,
+    hit: Vec<u8>,
     counts: Vec<usize>,
 }
 
@@ -170,12 +185,12 @@ const PASS_CHUNK: usize = 256;
 /// One pass for the agents at `ranks` (distinct; `reach(i)`: how far beyond its body agent `i`
 /// looks): every agent's moved record is found from the
 /// grid's records as they stand (into `moved_to`, a scratch at least as long as `ranks`, with
-/// whether it overlapped anything in `hit`), then they are all written back at their ranks.
+/// how it overlapped others in `hit`), then they are all written back at their ranks.
 fn pass(
     grid: &mut SpatialGrid,
     ranks: &[u32],
     moved_to: &mut Vec<Vec4>,
-    hit: &mut Vec<bool>,
+    hit: &mut Vec<u8>,
     resist: &[f32],
     reach: &(impl Fn(u32) -> f32 + Sync),
 ) {
@@ -183,7 +198,7 @@ fn pass(
         moved_to.resize(ranks.len(), Vec4::ZERO);
     }
     let moved_to = &mut moved_to[..ranks.len()];
-    hit.resize(ranks.len(), false);
+    hit.resize(ranks.len(), NONE);
     let g = &*grid;
     let (src, entries) = (g.sorted(), g.order());
     (moved_to.par_chunks_mut(PASS_CHUNK), hit.par_chunks_mut(PASS_CHUNK), ranks.par_chunks(PASS_CHUNK))
@@ -191,10 +206,9 @@ fn pass(
         .for_each(|(out, hits, ks)| {
             for ((o, h), &k) in out.iter_mut().zip(hits).zip(ks) {
                 let me = src[k as usize];
-                let (corr, overlapped) =
-                    resolve_one(k as usize, me, src, entries, resist, g, reach(entries[k as usize]));
+                let (corr, touch) = resolve_one(k as usize, me, src, entries, resist, g, reach(entries[k as usize]));
                 *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
-                *h = overlapped;
+                *h = touch;
             }
         });
     let records = Scatter::new(grid.sorted_mut());
@@ -268,7 +282,8 @@ pub(crate) fn resistance(push_resistance: f32, flags: u8) -> f32 {
 /// Push resistance of an agent holding its formation slot, as a fraction of its own.
 pub const HOLDING_RESISTANCE: f32 = 0.2;
 
-/// Correction of the agent at rank `k` (record `me`) and whether it overlapped anything.
+/// Correction of the agent at rank `k` (record `me`) and how it overlapped others (`NONE`,
+/// `TOUCHING` or `DEEP`).
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn resolve_one(
@@ -279,11 +294,11 @@ fn resolve_one(
     resist: &[f32],
     grid: &SpatialGrid,
     reach: f32,
-) -> (Vec2, bool) {
+) -> (Vec2, u8) {
     let p = Vec2::new(me.x, me.y);
     let (y, my_radius) = (me.z, me.w);
     let mut corr = Vec2::ZERO;
-    let mut hit = false;
+    let mut touch = NONE;
     let near = Near { p, y, reach: my_radius, add_radius: true, skip: k };
     let mine = resist[k];
     grid.for_each_row(p, my_radius + reach, |a, b| {
@@ -292,7 +307,6 @@ fn resolve_one(
             let off = Vec2::new(me.x - e.x, me.y - e.y);
             let d2 = off.length_squared();
             let min = my_radius + e.w;
-            hit = true;
             let other = resist[kk];
             let share = other / (mine + other);
             let dir = if d2 > 1e-12 {
@@ -309,13 +323,15 @@ fn resolve_one(
                     -d
                 }
             };
-            corr += dir * ((min - d2.sqrt()) * share * RELAXATION);
+            let depth = min - d2.sqrt();
+            touch = touch.max(if depth > DEEP_OVERLAP * min { DEEP } else { TOUCHING });
+            corr += dir * (depth * share * RELAXATION);
             true
         })
     });
     // One pass never moves an agent by more than its radius: a body squeezed between many
     // neighbours is eased out over a few steps instead of being launched.
-    (corr.clamp_length_max(my_radius), hit)
+    (corr.clamp_length_max(my_radius), touch)
 }
 
 #[cfg(test)]

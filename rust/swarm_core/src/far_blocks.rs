@@ -8,11 +8,13 @@
 //! are not steered, blocked, settled or moved, and the classification only fills in their tier,
 //! distance and sight, so a far horde costs a fraction of a step per agent.
 //!
-//! Farther out the turns thin out: a block twice as far from every target as that boundary
-//! takes its turn every `2 * cheap_interval` steps, four times as far every `4 *
-//! cheap_interval`, and so on (the block's turn *level*), as long as a turn covers at most
-//! `LONGEST_TURN` steps. Each level's turns fall on a subset of the level below's (the same
-//! offset, twice the period), so a block that comes nearer keeps its rhythm.
+//! Farther out the turns thin out: a block takes its turn every `2 * cheap_interval` steps,
+//! `4 * cheap_interval`, and so on (the block's turn *level*), as long as a turn covers at most
+//! `LONGEST_TURN` steps and the block stands at least `CLEARANCE_TURNS` such turns' moves (of
+//! the fastest archetype) beyond that boundary from every target: however long its turns, it
+//! walks up to the boundary in no fewer than that many of them. Each level's turns fall on a
+//! subset of the level below's (the same offset, twice the period), so a block that comes
+//! nearer keeps its rhythm.
 //!
 //! Each step decides every block's `Status` from the state alone (positions, flags, targets,
 //! camera, modifiers, tick), before the classification, so a loaded world decides the same. (A
@@ -54,9 +56,16 @@ pub const TURN: Status = 2;
 
 /// The most steps a far block's turn covers through its level (a Cheap interval longer than this
 /// still gives turns over the whole interval, at level 0 only): about half a second at 60 Hz,
-/// for blocks eight times as far out as the far boundary at the default interval of 4 (over
-/// 300 m from every target, off camera).
+/// level 3 at the default interval of 4 (at the default speeds and 60 steps a second, blocks
+/// about 100 m or more from every target, off camera).
 pub const LONGEST_TURN: u32 = 32;
+
+/// A block takes turns of a level above 0 only where it stands at least this many of those
+/// turns' moves beyond the far boundary (the fastest archetype at full speed): at the defaults
+/// (4.5 m/s, 60 steps a second, an interval of 4) 15, 30 and 60 m beyond it (the boundary
+/// 39.5 m from every target) for levels 1, 2 and 3. So a turn's staleness is a small share of
+/// the time before any of its agents can matter, whatever the speeds and step length.
+pub const CLEARANCE_TURNS: f32 = 25.0;
 
 /// Turn levels there can be: up to `top_level(2)`, the shortest interval that has far blocks.
 pub const LEVELS: usize = 5;
@@ -120,7 +129,8 @@ pub struct FarIn<'a> {
     /// Largest body radius.
     pub max_radius: f32,
     /// Farthest a turn can move an agent (the fastest archetype over the longest turn,
-    /// `interval << top_level(interval)` steps).
+    /// `interval << top_level(interval)` steps); a turn of a lower level moves half as far per
+    /// level below the top.
     pub turn_reach: f32,
     pub pos: &'a [Vec3],
     pub flags: &'a [u8],
@@ -247,8 +257,9 @@ pub fn turn(b: usize, tick: u64, k: u32) -> bool {
 }
 
 /// Whether every agent standing in the box `lo..=hi` is certainly Cheap and far from anything
-/// that needs it every step, and if so its turn level (at most `top`): how many times over the
-/// box's distance from every target doubles `beyond`.
+/// that needs it every step, and if so its turn level (at most `top`): the highest whose turns'
+/// moves, `CLEARANCE_TURNS` times over, fit between `beyond` and the box's distance from every
+/// target.
 fn far_level(input: &FarIn, (lo, hi): (Vec3, Vec3), beyond: f32, margin: f32, top: u8) -> Option<u8> {
     let (flat_lo, flat_hi) = (flat(lo), flat(hi));
     if !input.targets.all_farther_than(flat_lo, flat_hi, beyond) {
@@ -265,8 +276,10 @@ fn far_level(input: &FarIn, (lo, hi): (Vec3, Vec3), beyond: f32, margin: f32, to
     if seen {
         return None;
     }
+    // A turn of level `l` moves at most `turn_reach / 2^(top - l)`.
+    let clearance = |l: u8| CLEARANCE_TURNS * input.turn_reach / (1u32 << (top - l)) as f32;
     let mut level = 0;
-    while level < top && input.targets.all_farther_than(flat_lo, flat_hi, beyond * (2 << level) as f32) {
+    while level < top && input.targets.all_farther_than(flat_lo, flat_hi, beyond + clearance(level + 1)) {
         level += 1;
     }
     Some(level)
@@ -288,7 +301,7 @@ mod tests {
             camera: None,
             closed: &[],
             max_radius: 0.5,
-            turn_reach: 1.0,
+            turn_reach: 2.4,
             pos,
             flags,
             kept: false,
@@ -301,10 +314,11 @@ mod tests {
         let mut targets = Targets::default();
         targets.register(Vec3::ZERO, 1.0);
         // Six blocks: one at the target, then (past the widened mid band, 39.5 m with the
-        // margin) one within twice it (level 0), one within four times (level 1), one within
-        // eight times (level 2) and two beyond (level 3, turns every 32 steps).
+        // margin, and with turns of level 3 moving 2.4 m, 4.5 m/s for 32 steps at 60 Hz) one
+        // less than 15 m beyond it (level 0), one less than 30 m (level 1), one less than 60 m
+        // (level 2) and two farther (level 3, turns every 32 steps).
         let mut pos = vec![Vec3::new(1.0, 0.0, 0.0); FAR_BLOCK];
-        for x in [60.0, 100.0, 200.0, 500.0, 500.0] {
+        for x in [50.0, 60.0, 95.0, 105.0, 500.0] {
             pos.extend(vec![Vec3::new(x, 0.0, 0.0); FAR_BLOCK]);
         }
         let levels = [0u8, 0, 1, 2, 3, 3];

@@ -8,7 +8,7 @@ use swarm_core::far_blocks::{self, FAR_BLOCK};
 use swarm_core::flow_field::{ModifierBox, RouteMode, SurfaceGrid};
 use swarm_core::glam::{Vec2, Vec3};
 use swarm_core::lod::LodSettings;
-use swarm_core::{Archetype, World, WorldSettings};
+use swarm_core::{Archetype, Range, World, WorldSettings};
 
 mod common;
 use common::{ascii, DT};
@@ -74,10 +74,15 @@ fn a_far_horde_takes_turns_and_keeps_the_pace_of_one_stepped_every_step() {
 #[test]
 fn a_waiting_agent_stands_still_and_a_far_agent_moves_once_every_turn_of_its_level() {
     // Past the widened mid band (39.5 m with the margin), the turns of the default interval of 4
-    // cover 8 steps beyond twice it, 16 beyond four times it and 32 beyond eight times it: a
-    // horde 100 to 130 m out, one 190 to 310 m out and one 340 to 460 m out.
-    for (centre, radius, steps) in [(115.0, 15.0, 8u32), (250.0, 60.0, 16), (400.0, 60.0, 32)] {
+    // cover 8 steps from 25 level-1 turns' moves beyond it, 16 from 25 level-2 moves and 32 from
+    // 25 level-3 moves, of the fastest archetype. With an archetype of 45 m/s in the world (and
+    // none of its agents) those are 150, 300 and 600 m, and the hordes of 4.5 m/s walk in at a
+    // tenth of that pace: one 205 to 325 m out, one 430 to 550 m out and one 740 to 860 m out.
+    for (centre, radius, steps) in [(265.0, 60.0, 8u32), (490.0, 60.0, 16), (800.0, 60.0, 32)] {
         let mut w = far_horde_at(2048, 2, 4, centre, radius);
+        let mut fast = Archetype::default();
+        fast.movement.max_speed = Range { min: 45.0, max: 45.0 };
+        w.add_archetype(fast);
         // Past the storage reorder of step 128 (the next comes at 256, after the runs): an agent
         // keeps its index throughout.
         for _ in 0..130 {
@@ -259,11 +264,11 @@ fn max_overlap_fraction(w: &World, within: f32) -> f32 {
 
 #[test]
 fn a_horde_walking_in_through_the_turn_levels_keeps_its_pace_and_arrives_apart() {
-    // 165 to 215 m out: turns every 16 steps, then 8 inside 158 m, then 4 inside 79 m, then
-    // every step inside 39.5 m (the widened mid band and a margin).
+    // 165 to 215 m out: turns every 32 steps, then 16 inside 99.5 m, 8 inside 69.5 m, 4
+    // inside 54.5 m, then every step inside 39.5 m (the widened mid band and a margin).
     let (mut turns, mut every_step) = (far_horde_at(1024, 2, 4, 190.0, 25.0), far_horde_at(1024, 2, 1, 190.0, 25.0));
     let start = mean_distance(&turns);
-    let mut levels_seen = [false; 3];
+    let mut levels_seen = [false; 4];
     for step in 0..2400 {
         turns.step(DT);
         every_step.step(DT);
@@ -280,7 +285,7 @@ fn a_horde_walking_in_through_the_turn_levels_keeps_its_pace_and_arrives_apart()
             );
         }
     }
-    assert_eq!(levels_seen, [true; 3], "turns of every level");
+    assert_eq!(levels_seen, [true; 4], "turns of every level");
     // Those that have come inside the mid band are as far apart as those that always stepped.
     let (o_turns, o_every) = (max_overlap_fraction(&turns, 35.0), max_overlap_fraction(&every_step, 35.0));
     eprintln!(

@@ -82,9 +82,10 @@ pub struct SwarmSettings {
     /// whole block of them (128 agents side by side) is far from every target, off camera and away
     /// from closed doors, the block takes one step of this many steps' worth every this many
     /// steps and waits untouched in between (`far_waiting` in [method SwarmManager.get_stats]):
-    /// most of a big horde's cost. Twice as far out such a block steps every twice this many
-    /// steps, four times as far every four times, and so on, as long as that is at most 32 steps
-    /// (about half a second at 60 Hz). 1 steps every agent every step.
+    /// most of a big horde's cost. Farther out such a block steps every twice this many steps,
+    /// four times, and so on, as long as that is at most 32 steps (about half a second at 60 Hz)
+    /// and the block stands at least 25 such steps' walk (of the fastest archetype) beyond the
+    /// mid band (at the defaults 15, 30 and 60 m beyond it). 1 steps every agent every step.
     #[export_subgroup(name = "Cheap")]
     #[export(range = (1.0, 32.0, 1.0, or_greater))]
     #[init(val = 4)]
