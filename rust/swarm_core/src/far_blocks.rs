@@ -1,5 +1,5 @@
-//! Far blocks, the Importance LOD's cheapest rung in time: agent storage (in the grid's cell
-//! order, so a block is a patch or a strip of the horde) is cut into fixed blocks of `FAR_BLOCK`
+//! Far blocks, the Importance LOD's cheapest rung in time: agent storage (in the grid's tile
+//! order, so a block is a compact patch of the horde) is cut into fixed blocks of `FAR_BLOCK`
 //! agents. A block that lies wholly where every agent is certainly Cheap (beyond the
 //! hysteresis-widened mid band of every registered target and the plain sight of Out-of-Sight
 //! Fallback, beyond waking distance when one of its agents dozes, off camera) and presses
@@ -247,7 +247,7 @@ pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
 /// agents at most one turn behind until a reorder regroups them), at an offset drawn per block.
 /// Turns every `2 * k` steps fall on turns every `k` (the next level's on this level's), so a
 /// block whose level changes never takes two turns less than the shorter period apart.
-/// Blocks side by side in storage (neighbours on the ground, in cell order) so take their turns
+/// Blocks side by side in storage (neighbours on the ground, in tile order) so take their turns
 /// in no fixed sweep: an offset that followed the block order would sweep across the horde the
 /// same way every time and push it that way.
 #[inline]

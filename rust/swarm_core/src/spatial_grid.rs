@@ -9,6 +9,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::grid_sort;
+use crate::scatter::Scatter;
 
 #[derive(Clone, Debug, Default)]
 pub struct SpatialGrid {
@@ -56,6 +57,11 @@ pub const LAYER_GAP: f32 = 1.2;
 /// cell then spans two rows instead of three, with longer runs of records in each, over about
 /// the same area (fewer row set-ups, fuller blocks in `for_each_near`).
 const CELL_SHAPE: Vec2 = Vec2::new(0.5, 2.0);
+
+/// The tiles of the storage order (`tile_order`): `TILE_W` columns by `TILE_H` rows of cells,
+/// a square of ground with `CELL_SHAPE`.
+const TILE_W: u32 = 16;
+const TILE_H: u32 = 4;
 
 /// A rebuild files only the agents that changed cell (`SpatialGrid::patch`) when they are at most
 /// one in this many (and the cells are the same); otherwise it sorts everyone again.
@@ -333,34 +339,64 @@ impl SpatialGrid {
         self.cell.clear();
     }
 
-    /// Storage was just permuted into this grid's order (the agent now at index `k` is the one
-    /// filed at rank `k`, see `order`): files the agents under their new indices as a rebuild
-    /// for the permuted positions would, without one. Entries and ranks become the identity and
-    /// each agent keeps its cell; the starts and records stay as they are.
-    pub fn follow_storage_order(&mut self) {
-        let (cell, entries) = (&self.cell, &self.entries);
-        debug_assert_eq!(cell.len(), entries.len(), "follow_storage_order after forget");
-        self.next_cell.resize(entries.len(), 0);
-        self.next_cell.par_chunks_mut(PAR_CHUNK).zip(entries.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
-            for (c, &j) in out.iter_mut().zip(idx) {
-                *c = cell[j as usize];
+    /// The agents tile by tile into `out`: tiles of `TILE_W` by `TILE_H` cells (squares of
+    /// ground), a row of tiles at a time, and within a tile in cell order. Storage permuted into
+    /// it keeps neighbours in space near in memory, and any run of consecutive agents (a far
+    /// block, `far_blocks`) covers a compact patch of ground instead of a strip one cell deep.
+    pub fn tile_order(&self, out: &mut Vec<u32>) {
+        out.clear();
+        let start = |c: u32| self.cell_start[c as usize] as usize;
+        for tz in (0..self.dims_z).step_by(TILE_H as usize) {
+            for tx in (0..self.dims_x).step_by(TILE_W as usize) {
+                let x1 = (tx + TILE_W).min(self.dims_x);
+                for z in tz..(tz + TILE_H).min(self.dims_z) {
+                    let row = z * self.dims_x;
+                    out.extend_from_slice(&self.entries[start(row + tx)..start(row + x1)]);
+                }
             }
-        });
-        std::mem::swap(&mut self.cell, &mut self.next_cell);
-        let identity = |(ci, out): (usize, &mut [u32])| {
-            for (k, e) in out.iter_mut().enumerate() {
-                *e = (ci * PAR_CHUNK + k) as u32;
-            }
+        }
+        debug_assert_eq!(out.len(), self.entries.len());
+    }
+
+    /// Storage was just permuted by `order` (the agent now at index `k` is the one that was at
+    /// `order[k]`), which lists each cell's agents together in ascending index (as `order` and
+    /// `tile_order` do): files the agents under their new indices as a rebuild for the permuted
+    /// positions would, without one. Each agent keeps its cell, rank and radius; the entries are
+    /// renamed; the starts and records stay as they are.
+    pub fn follow_storage_order(&mut self, order: &[u32]) {
+        debug_assert_eq!(self.cell.len(), order.len(), "follow_storage_order after forget");
+        let gather = |from: &[u32], to: &mut Vec<u32>| {
+            to.resize(order.len(), 0);
+            to.par_chunks_mut(PAR_CHUNK).zip(order.par_chunks(PAR_CHUNK)).for_each(|(out, idx)| {
+                for (v, &j) in out.iter_mut().zip(idx) {
+                    *v = from[j as usize];
+                }
+            });
         };
-        self.entries.par_chunks_mut(PAR_CHUNK).enumerate().for_each(identity);
-        self.rank.par_chunks_mut(PAR_CHUNK).enumerate().for_each(identity);
-        // Each record holds its agent's radius; the agent at index `k` is the one at rank `k`.
-        self.radius.resize(self.sorted.len(), 0.0);
-        self.radius.par_chunks_mut(PAR_CHUNK).zip(self.sorted.par_chunks(PAR_CHUNK)).for_each(|(out, e)| {
-            for (r, e) in out.iter_mut().zip(e) {
-                *r = e.w;
+        gather(&self.cell, &mut self.next_cell);
+        std::mem::swap(&mut self.cell, &mut self.next_cell);
+        gather(&self.rank, &mut self.next_cell);
+        std::mem::swap(&mut self.rank, &mut self.next_cell);
+        // The agent at index `k` is the one at rank `rank[k]`.
+        let entries = Scatter::new(&mut self.entries);
+        self.rank.par_chunks(PAR_CHUNK).enumerate().for_each(|(ci, rs)| {
+            for (k, &r) in rs.iter().enumerate() {
+                // SAFETY: `rank` is a permutation: each rank is written once.
+                unsafe { entries.write(r as usize, (ci * PAR_CHUNK + k) as u32) };
             }
         });
+        // Each record holds its agent's radius.
+        let sorted = &self.sorted;
+        self.radius.resize(order.len(), 0.0);
+        self.radius.par_chunks_mut(PAR_CHUNK).zip(self.rank.par_chunks(PAR_CHUNK)).for_each(|(out, rs)| {
+            for (r, &k) in out.iter_mut().zip(rs) {
+                *r = sorted[k as usize].w;
+            }
+        });
+        debug_assert!(self
+            .entries
+            .windows(2)
+            .all(|w| self.cell[w[0] as usize] != self.cell[w[1] as usize] || w[0] < w[1]));
     }
 
     /// Files every agent by `next_cell`, by counting sort (`grid_sort`).
@@ -755,7 +791,7 @@ mod tests {
     }
 
     proptest! {
-        /// After storage follows the grid's order, renumbering gives the grid a rebuild from
+        /// After storage follows the grid's tile order, renumbering gives the grid a rebuild from
         /// nothing gives for the permuted positions.
         #[test]
         fn following_the_storage_order_matches_a_fresh_rebuild(
@@ -765,9 +801,14 @@ mod tests {
             let radius = |i: usize| 0.3 + (i % 3) as f32 * 0.1;
             let mut g = SpatialGrid::with_capacity(pos.len());
             g.rebuild(&pos, &radius, cell);
-            let moved: Vec<Vec3> = g.order().iter().map(|&j| pos[j as usize]).collect();
-            let radii: Vec<f32> = g.order().iter().map(|&j| radius(j as usize)).collect();
-            g.follow_storage_order();
+            let mut order = Vec::new();
+            g.tile_order(&mut order);
+            let mut seen = order.clone();
+            seen.sort_unstable();
+            prop_assert!(seen.iter().enumerate().all(|(k, &j)| j as usize == k), "a permutation");
+            let moved: Vec<Vec3> = order.iter().map(|&j| pos[j as usize]).collect();
+            let radii: Vec<f32> = order.iter().map(|&j| radius(j as usize)).collect();
+            g.follow_storage_order(&order);
             let mut fresh = SpatialGrid::with_capacity(pos.len());
             fresh.rebuild(&moved, &|i| radii[i], cell);
             prop_assert_eq!((&g.entries, &g.rank, &g.cell), (&fresh.entries, &fresh.rank, &fresh.cell));

@@ -42,7 +42,7 @@ pub struct SimState {
     pub(crate) ticks: u64,
     /// Bumped whenever an agent index may now hold another agent (spawn, despawn, reorder).
     pub(crate) layout: u64,
-    /// Agents placed out of grid order since the last reorder (spawned, or moved by a despawn),
+    /// Agents placed out of the grid's tile order since the last reorder (spawned, or moved by a despawn),
     /// and the tick of that reorder.
     pub(crate) unsorted: usize,
     pub(crate) reordered_at: u64,

@@ -65,7 +65,8 @@ pub struct Workspace {
     /// Ids of the formation orders whose members all arrived in the last step.
     pub(crate) formation_arrivals: Vec<i64>,
     pub(crate) event_scratch: Vec<Vec<AttackEvent>>,
-    /// Storage reorder's scratch.
+    /// Storage reorder's scratch: the new order (the grid's tile order) and its cycles.
+    pub(crate) storage_order: Vec<u32>,
     pub(crate) cycles: Cycles,
     /// Per agent: the closed cell its last move pressed against (surface settling).
     pub(crate) pressed: Vec<u32>,
@@ -115,6 +116,7 @@ impl Workspace {
             events: Vec::new(),
             formation_arrivals: Vec::new(),
             event_scratch: Vec::new(),
+            storage_order: Vec::with_capacity(cap),
             cycles: Cycles::with_capacity(cap),
             pressed: Vec::new(),
             far: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),

@@ -675,6 +675,7 @@ impl World {
             + b(&self.ws.far)
             + b(&self.ws.far_bounds)
             + self.ws.cycles.heap_bytes()
+            + self.ws.storage_order.capacity() * 4
     }
 
     pub fn time(&self) -> f64 {

@@ -154,8 +154,8 @@ pub(crate) fn classify(
             let (ladder_settings, dormancy, sleep_beyond, delay) =
                 (s.lod.clone(), s.dormancy_enabled, s.dormancy_distance, s.dormancy_delay);
             // The chunk in blocks of `SLEEP_BLOCK` agents, each passed over whole when it sleeps:
-            // a chunk in cell order is a band across the whole horde, and only the part of it
-            // near a target stays awake.
+            // a chunk is a run of tiles of the grid, and only the part of it near a target stays
+            // awake.
             for b0 in (0..ld.len()).step_by(SLEEP_BLOCK) {
                 let b1 = (b0 + SLEEP_BLOCK).min(ld.len());
                 let base = ci * CHUNK + b0;

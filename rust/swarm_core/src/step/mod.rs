@@ -3,7 +3,7 @@
 //!
 //! 1. `select_targets` (sequential; counts only in `step_ms`): active targets, flow-field slots
 //!    and builds.
-//! 2. `reorder` (when due): agent storage into grid order; then `far_blocks::decide`: which blocks
+//! 2. `reorder` (when due): agent storage into the grid's tile order; then `far_blocks::decide`: which blocks
 //!    of far Cheap agents take their turn this step and which wait.
 //! 3. `classify`, beside the grid rebuild the last step left pending: dormancy, the LOD ladder,
 //!    distances, plain sight, chaser counts, pressing turns.
@@ -86,20 +86,21 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     ws.next_pos.resize(n, glam::Vec3::ZERO);
     let reordered = reorder::due(n, state.ticks, state.reordered_at, state.unsorted);
     if reordered {
-        // The reorder follows the grid's order (and refiles the grid for the new storage).
+        // The reorder follows the grid's tile order (and refiles the grid for the new storage).
         // A grid built since the last step for this step's cells (by a query, or beside the
         // engine's upload) is the one built here.
         let built_here = ws.grid_dirty || ws.grid.min_cell_size() == ws.maxima.cell_size(dt);
         if ws.grid_dirty {
             ws.rebuild_grid(&state.agents.pos, &state.agents.params, dt);
         }
-        reorder::reorder_by_cell(&mut state.agents, &mut state.ids, ws.grid.order(), &mut ws.cycles);
+        ws.grid.tile_order(&mut ws.storage_order);
+        reorder::reorder_by_cell(&mut state.agents, &mut state.ids, &ws.storage_order, &mut ws.cycles);
         state.layout += 1;
         state.unsorted = 0;
         state.reordered_at = state.ticks;
         if built_here {
             // Built for this step's positions and cell size: only the agent indices changed.
-            ws.grid.follow_storage_order();
+            ws.grid.follow_storage_order(&ws.storage_order);
         } else {
             // Built by a query since the last step for other cells (`QUERY_DT`'s): rebuilt for
             // this step as before. Agent indices now stand for other agents, so nearly all would

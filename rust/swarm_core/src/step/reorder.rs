@@ -1,6 +1,7 @@
 //! Storage reorder (before classification, when due): permutes agent storage into the grid's
-//! cell order so neighbours in space are neighbours in memory; ids follow. Reads the grid's
-//! order; writes every agent array and the id table.
+//! tile order (`SpatialGrid::tile_order`) so neighbours in space are neighbours in memory and a
+//! far block is a compact patch; ids follow. Reads that order; writes every agent array and the
+//! id table.
 
 use crate::agents::{Agents, Cycles};
 use crate::ids::IdTable;
@@ -17,7 +18,7 @@ pub(crate) fn due(n: usize, ticks: u64, reordered_at: u64, unsorted: usize) -> b
     n > CHUNK && (ticks - reordered_at >= REORDER_INTERVAL || unsorted * 8 > n)
 }
 
-/// Permutes `agents` into `order` (the grid's) and points every id at its new index.
+/// Permutes `agents` into `order` (the grid's tile order) and points every id at its new index.
 pub(crate) fn reorder_by_cell(agents: &mut Agents, ids: &mut IdTable, order: &[u32], cycles: &mut Cycles) {
     agents.permute(order, cycles);
     for (i, &slot) in agents.slot.iter().enumerate() {
