@@ -37,7 +37,8 @@ fn sits_out(flags: u8) -> bool {
 
 /// Resolves overlaps among `pos` (agent order) in up to `iterations` passes (more for a long far
 /// turn's deep overlaps, below); the result goes back to `pos` when `write_back`, and otherwise
-/// stays in the grid's records (the caller reads it there by `rank`). `spare` must hold `pos` in the grid's cell order (`(x, z, y, radius)` at each
+/// stays in the grid's records (the caller reads it there by `rank`). `spare` must hold `pos` in
+/// the grid's cell order (`(x, z, y, radius)` at each
 /// agent's rank; the steering pass writes it so) for every agent but those of a far block that
 /// waits (`far`), whose records the grid already holds (they have not moved since its rebuild):
 /// the others' are copied into the grid's records (with no far block waiting, the two buffers
@@ -309,8 +310,9 @@ fn resolve_one(
             let min = my_radius + e.w;
             let other = resist[kk];
             let share = other / (mine + other);
+            let d = d2.sqrt();
             let dir = if d2 > 1e-12 {
-                off / d2.sqrt()
+                off / d
             } else {
                 // Coincident pair: opposite directions from one hash of the unordered pair.
                 let (i, j) = (entries[k], entries[kk]);
@@ -323,7 +325,7 @@ fn resolve_one(
                     -d
                 }
             };
-            let depth = min - d2.sqrt();
+            let depth = min - d;
             touch = touch.max(if depth > DEEP_OVERLAP * min { DEEP } else { TOUCHING });
             corr += dir * (depth * share * RELAXATION);
             true

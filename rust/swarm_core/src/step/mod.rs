@@ -3,8 +3,8 @@
 //!
 //! 1. `select_targets` (sequential; counts only in `step_ms`): active targets, flow-field slots
 //!    and builds.
-//! 2. `reorder` (when due): agent storage into the grid's tile order; then `far_blocks::decide`: which blocks
-//!    of far Cheap agents take their turn this step and which wait.
+//! 2. `reorder` (when due): agent storage into the grid's tile order; then `far_blocks::decide`:
+//!    which blocks of far Cheap agents take their turn this step and which wait.
 //! 3. `classify`, beside the grid rebuild the last step left pending: dormancy, the LOD ladder,
 //!    distances, plain sight, chaser counts, pressing turns.
 //! 4. `perceive`: sight, memory, noises, alerts, ray requests.            (phase: classify)
