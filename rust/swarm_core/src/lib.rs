@@ -17,6 +17,7 @@ pub mod config;
 pub mod far_blocks;
 pub mod flow_field;
 pub mod formation;
+mod grid_patch;
 mod grid_sort;
 pub mod host_parts;
 pub mod ids;

@@ -1,5 +1,8 @@
-//! Uniform 2D grid over the ground plane (x, z), rebuilt every step by counting sort.
-//! Bounds follow the agents; the cell size grows when the bounds would need too many cells.
+//! Uniform 2D grid over the ground plane (x, z), rebuilt every step: by counting sort, or, when
+//! the cells are the same as the last rebuild's and few agents changed cell, by filing those
+//! anew (`grid_patch`), passing over blocks of agents the caller knows have not moved. The cells
+//! cover the agents' bounds in whole tiles of a lattice fixed in space, so they stay put while
+//! the bounds move within a tile; the cell size grows when the bounds would need too many cells.
 //! Entries within a cell are in ascending agent index, so neighbour iteration order, and
 //! with it every result, is deterministic. Each entry's position and body radius sit together in
 //! one 16-byte record in cell order, so a neighbour loop reads contiguous memory and never
@@ -8,6 +11,7 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
+use crate::grid_patch::{self, Filing, PatchScratch};
 use crate::grid_sort;
 use crate::scatter::Scatter;
 
@@ -20,6 +24,9 @@ pub struct SpatialGrid {
     /// 1 / the cell's width (x) and depth (z).
     inv_cell: Vec2,
     origin: Vec2,
+    /// The ground-plane bounds of the positions the grid was last rebuilt for (the cells cover
+    /// them, in whole tiles).
+    filed: (Vec2, Vec2),
     dims_x: u32,
     dims_z: u32,
     /// The last cell's column and row, as floats (queries clamp before converting).
@@ -38,10 +45,8 @@ pub struct SpatialGrid {
     /// By agent index: its body radius, read from the caller at the first rebuild after a
     /// `forget` and kept since (4 bytes an agent to read each rebuild instead of its parameters).
     radius: Vec<f32>,
-    /// The patch's scratch: `(cell << 32) | agent` of the agents that changed cell, and the
-    /// entries of the cells it rewrites.
-    movers: Vec<u64>,
-    patched: Vec<u32>,
+    /// The patch's buffers (`grid_patch`).
+    patch: PatchScratch,
     /// `(x, z, y, radius)` in `entries` order: ground-plane position, height (agents on
     /// another floor are not neighbours) and body radius.
     sorted: Vec<Vec4>,
@@ -65,9 +70,25 @@ const CELL_SHAPE: Vec2 = Vec2::new(0.5, 2.0);
 const TILE_W: u32 = 16;
 const TILE_H: u32 = 8;
 
-/// A rebuild files only the agents that changed cell (`SpatialGrid::patch`) when they are at most
-/// one in this many (and the cells are the same); otherwise it sorts everyone again.
+/// A rebuild files only the agents that changed cell (`grid_patch`) when they are at most one in
+/// this many (and the cells are the same); otherwise it sorts everyone again.
 const PATCH_SHARE: usize = 16;
+
+/// Which agents stand exactly where they stood at the last rebuild, by blocks of `block`
+/// consecutive agents (`blocks[b]` for agents `b * block..`): a rebuild with the same cells passes
+/// over them (their cells and records are as they were). Empty: none known.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unmoved<'a> {
+    pub blocks: &'a [bool],
+    pub block: usize,
+}
+
+impl Unmoved<'_> {
+    #[inline]
+    fn at(&self, b: usize) -> bool {
+        self.blocks.get(b) == Some(&true)
+    }
+}
 
 /// Records a neighbour loop tests at once in `for_each_near`.
 const NEAR_BLOCK: usize = 8;
@@ -221,10 +242,9 @@ impl SpatialGrid {
             + self.rank.capacity()
             + self.cell.capacity()
             + self.next_cell.capacity()
-            + self.radius.capacity()
-            + self.patched.capacity())
+            + self.radius.capacity())
             * 4
-            + self.movers.capacity() * 8
+            + self.patch.heap_bytes()
             + self.sorted.capacity() * 16
     }
 
@@ -237,6 +257,12 @@ impl SpatialGrid {
     pub fn bounds(&self) -> (Vec2, Vec2) {
         let size = Vec2::new(self.dims_x as f32, self.dims_z as f32) / self.inv_cell;
         (self.origin, self.origin + size)
+    }
+
+    /// The ground-plane bounds of the agents' positions at the last rebuild: (lowest corner,
+    /// highest corner).
+    pub fn agent_bounds(&self) -> (Vec2, Vec2) {
+        self.filed
     }
 
     /// The nominal cell size: cells are `CELL_SHAPE` times it, wide and deep.
@@ -253,17 +279,20 @@ impl SpatialGrid {
     /// Rebuilds the grid for `pos` (body radius of agent `i`: `radius(i)`) with cells of at least
     /// `min_cell_size`.
     pub fn rebuild(&mut self, pos: &[Vec3], radius: &(impl Fn(usize) -> f32 + Sync), min_cell_size: f32) {
-        self.rebuild_within(pos, radius, min_cell_size, bounds(pos));
+        self.rebuild_within(pos, radius, min_cell_size, bounds(pos), Unmoved::default());
     }
 
     /// `rebuild` for positions whose ground-plane bounds `(min, max)` the caller already has
-    /// (a pass that wrote them folds them in: one read of the positions less).
+    /// (a pass that wrote them folds them in: one read of the positions less), and which know the
+    /// blocks of agents that have not moved since the last rebuild (`unmoved`, or none). The
+    /// result is the same either way.
     pub fn rebuild_within(
         &mut self,
         pos: &[Vec3],
         radius: &(impl Fn(usize) -> f32 + Sync),
         min_cell_size: f32,
         (lo, hi): (Vec2, Vec2),
+        unmoved: Unmoved,
     ) {
         let n = pos.len();
         debug_assert!(n == 0 || (lo, hi) == bounds(pos));
@@ -277,44 +306,58 @@ impl SpatialGrid {
             cell *= 2.0;
         }
         let inv_cell = Vec2::ONE / (CELL_SHAPE * cell);
-        let dims_x = (extent.x * inv_cell.x) as u32 + 1;
-        let dims_z = (extent.y * inv_cell.y) as u32 + 1;
+        // The frame: whole tiles (`TILE_W` by `TILE_H` cells) of a lattice fixed in space, so it
+        // stays put while the bounds move within their outer tiles and a rebuild can patch.
+        let tile = Vec2::new(TILE_W as f32, TILE_H as f32) / inv_cell;
+        let origin = (lo / tile).floor() * tile;
+        let dims_x = (((hi.x - origin.x) * inv_cell.x) as u32 + 1).next_multiple_of(TILE_W);
+        let dims_z = (((hi.y - origin.y) * inv_cell.y) as u32 + 1).next_multiple_of(TILE_H);
         // The same cells as the last rebuild, for as many agents: only the agents that changed
-        // cell need filing anew (`patch`).
+        // cell need filing anew (`grid_patch`), and those that have not moved none of it.
         let same_cells = self.cell.len() == n
+            && self.sorted.len() == n
             && (self.cell_size, self.inv_cell, self.origin, self.dims_x, self.dims_z)
-                == (cell, inv_cell, lo, dims_x, dims_z);
+                == (cell, inv_cell, origin, dims_x, dims_z);
+        let unmoved = if same_cells { unmoved } else { Unmoved::default() };
+        debug_assert!(unmoved.blocks.is_empty() || PAR_CHUNK.is_multiple_of(unmoved.block));
         self.cell_size = cell;
         self.min_cell_size = min_cell_size;
         self.inv_cell = inv_cell;
-        self.origin = lo;
+        self.origin = origin;
+        self.filed = (lo, hi);
         self.dims_x = dims_x;
         self.dims_z = dims_z;
         self.last_x = (self.dims_x - 1) as f32;
         self.last_z = (self.dims_z - 1) as f32;
 
         self.next_cell.resize(n, 0);
-        let (origin, inv, dims, last) =
-            (self.origin, self.inv_cell, (self.dims_x, self.dims_z), (self.last_x, self.last_z));
+        let (inv, dims, last) = (self.inv_cell, (self.dims_x, self.dims_z), (self.last_x, self.last_z));
         let old = &self.cell[..if same_cells { n } else { 0 }];
+        // The cells of the agents that may have moved (every agent, unless `unmoved` says), and
+        // how many changed cell.
         let movers: usize = self
             .next_cell
             .par_chunks_mut(PAR_CHUNK)
             .zip(pos.par_chunks(PAR_CHUNK))
             .enumerate()
             .map(|(ci, (out, p))| {
-                for (c, p) in out.iter_mut().zip(p) {
-                    *c = cell_of(origin, inv, dims, last, Vec2::new(p.x, p.z));
-                }
                 let was = old.get(ci * PAR_CHUNK..ci * PAR_CHUNK + out.len()).unwrap_or(&[]);
-                was.iter().zip(out.iter()).filter(|(a, b)| a != b).count()
+                let step = if unmoved.blocks.is_empty() { out.len() } else { unmoved.block };
+                let mut movers = 0;
+                for b0 in (0..out.len()).step_by(step.max(1)) {
+                    let b1 = (b0 + step).min(out.len());
+                    if unmoved.at((ci * PAR_CHUNK + b0) / step) {
+                        continue;
+                    }
+                    for (c, p) in out[b0..b1].iter_mut().zip(&p[b0..b1]) {
+                        *c = cell_of(origin, inv, dims, last, Vec2::new(p.x, p.z));
+                    }
+                    let was = was.get(b0..b1).unwrap_or(&[]);
+                    movers += was.iter().zip(&out[b0..b1]).filter(|(a, b)| a != b).count();
+                }
+                movers
             })
             .sum();
-        if same_cells && movers * PATCH_SHARE <= n && self.sorted.len() == n {
-            self.patch();
-        } else {
-            self.sort_by_cell();
-        }
         // The radii: kept since the last `forget` (the same agents, with the same radii), else
         // read anew.
         if self.cell.len() != n || self.radius.len() != n {
@@ -325,13 +368,104 @@ impl SpatialGrid {
                 }
             });
         }
-        std::mem::swap(&mut self.cell, &mut self.next_cell);
-        self.refresh_positions(pos);
-        // What a full refresh gives (`forget` keeps the kept radii true).
+        if same_cells && movers * PATCH_SHARE <= n {
+            self.refile_movers(unmoved);
+            if unmoved.blocks.is_empty() {
+                std::mem::swap(&mut self.cell, &mut self.next_cell);
+                self.refresh_positions(pos);
+            } else {
+                self.refresh_moved(pos, unmoved);
+            }
+        } else {
+            if !unmoved.blocks.is_empty() {
+                // The cells the pass over the moved blocks did not write.
+                self.take_unmoved_cells(unmoved);
+            }
+            self.sort_by_cell();
+            std::mem::swap(&mut self.cell, &mut self.next_cell);
+            self.refresh_positions(pos);
+        }
+        // What a full sort and refresh give (`forget` keeps the kept radii true).
+        debug_assert!(self.filing_holds());
         debug_assert!(self.entries.iter().zip(&self.sorted).all(|(&i, e)| {
             let p = pos[i as usize];
             e.to_array().map(f32::to_bits) == [p.x, p.z, p.y, radius(i as usize)].map(f32::to_bits)
         }));
+    }
+
+    /// Copies the cells of the blocks `unmoved` names from `cell` into `next_cell` (the rest of a
+    /// cell pass that passed over them).
+    fn take_unmoved_cells(&mut self, unmoved: Unmoved) {
+        let cell = &self.cell;
+        self.next_cell.par_chunks_mut(unmoved.block).enumerate().for_each(|(b, out)| {
+            if unmoved.at(b) {
+                out.copy_from_slice(&cell[b * unmoved.block..b * unmoved.block + out.len()]);
+            }
+        });
+    }
+
+    /// Files anew the agents whose cell changed (`cell` to `next_cell`; the same cells and agent
+    /// count, the blocks `unmoved` names passed over), and leaves every agent's cell in `cell`
+    /// when `unmoved` names any (else `next_cell` holds them all, to be swapped in).
+    fn refile_movers(&mut self, unmoved: Unmoved) {
+        let (cell, next, s) = (&self.cell, &self.next_cell, &mut self.patch);
+        // Sixteen agents at a time compared at once (most of them stand still), or a block at a
+        // time.
+        let step = if unmoved.blocks.is_empty() { 16 } else { unmoved.block };
+        for (b, (from, to)) in cell.chunks(step).zip(next.chunks(step)).enumerate() {
+            if unmoved.at(b) || from.iter().zip(to).fold(0, |d, (a, b)| d | (a ^ b)) == 0 {
+                continue;
+            }
+            for (k, (&from, &to)) in from.iter().zip(to).enumerate() {
+                if from != to {
+                    s.arrive.push(((to as u64) << 32) | (b * step + k) as u64);
+                }
+            }
+        }
+        let filing = Filing {
+            cell_start: &mut self.cell_start,
+            entries: &mut self.entries,
+            rank: &mut self.rank,
+            records: &mut self.sorted,
+        };
+        grid_patch::patch(filing, &self.cell, &mut self.patch);
+        if !unmoved.blocks.is_empty() {
+            let next = &self.next_cell;
+            self.cell.par_chunks_mut(unmoved.block).enumerate().for_each(|(b, out)| {
+                if !unmoved.at(b) {
+                    out.copy_from_slice(&next[b * unmoved.block..b * unmoved.block + out.len()]);
+                }
+            });
+        }
+    }
+
+    /// Writes the records of the agents outside the blocks `unmoved` names, at their ranks (the
+    /// others' records already hold their positions).
+    fn refresh_moved(&mut self, pos: &[Vec3], unmoved: Unmoved) {
+        let records = Scatter::new(&mut self.sorted);
+        let (rank, radius) = (&self.rank, &self.radius);
+        pos.par_chunks(unmoved.block).zip(rank.par_chunks(unmoved.block)).enumerate().for_each(|(b, (ps, rs))| {
+            if unmoved.at(b) {
+                return;
+            }
+            for (k, (p, &r)) in ps.iter().zip(rs).enumerate() {
+                // SAFETY: `rank` is a permutation: each rank is written once.
+                unsafe { records.write(r as usize, Vec4::new(p.x, p.z, p.y, radius[b * unmoved.block + k])) };
+            }
+        });
+    }
+
+    /// Whether the filing is the one a counting sort of `cell` gives: each cell's entries in
+    /// ascending agent index, and each agent's rank its place (a check for debug builds).
+    fn filing_holds(&self) -> bool {
+        let cells = (self.dims_x * self.dims_z) as usize;
+        self.cell_start.len() == cells + 1
+            && self.cell_start[cells] as usize == self.entries.len()
+            && (0..cells).all(|c| {
+                let run = &self.entries[self.cell_start[c] as usize..self.cell_start[c + 1] as usize];
+                run.iter().all(|&i| self.cell[i as usize] == c as u32) && run.windows(2).all(|w| w[0] < w[1])
+            })
+            && self.entries.iter().enumerate().all(|(k, &i)| self.rank[i as usize] == k as u32)
     }
 
     /// Forgets the last rebuild's filing, so the next rebuild sorts everyone and reads every
@@ -405,95 +539,6 @@ impl SpatialGrid {
     fn sort_by_cell(&mut self) {
         let cells = (self.dims_x * self.dims_z) as usize;
         grid_sort::sort_by_cell(&self.next_cell, cells, &mut self.cell_start, &mut self.entries, &mut self.rank);
-    }
-
-    /// Files anew only the agents whose cell changed since the last rebuild (`cell` to
-    /// `next_cell`, same cells and agent count): between the lowest and the highest such agent's
-    /// old or new cell, the entries are rewritten in one pass in (cell, agent index) order, those
-    /// that leave dropped and those that arrive merged in, and each cell's start moves by the
-    /// arrivals less the departures below it; nothing outside those cells moves. The same entries,
-    /// starts and ranks as `sort_by_cell`, for a fraction of its work where most agents stand still
-    /// (a resting horde).
-    fn patch(&mut self) {
-        let (cell, next) = (&self.cell, &self.next_cell);
-        // `(cell << 32) | agent` of each agent that changed cell: where it arrives, and (in
-        // `patched`, for now) the cell it leaves. Sixteen agents at a time are compared at once
-        // (most of them stand still).
-        self.movers.clear();
-        self.patched.clear();
-        for (b, (from, to)) in cell.chunks(16).zip(next.chunks(16)).enumerate() {
-            if from.iter().zip(to).fold(0, |d, (a, b)| d | (a ^ b)) == 0 {
-                continue;
-            }
-            for (k, (&from, &to)) in from.iter().zip(to).enumerate() {
-                if from != to {
-                    self.movers.push(((to as u64) << 32) | (b * 16 + k) as u64);
-                    self.patched.push(from);
-                }
-            }
-        }
-        if self.movers.is_empty() {
-            return;
-        }
-        self.movers.sort_unstable();
-        self.patched.sort_unstable();
-        let (arrive, leave) = (&self.movers, &self.patched);
-        let first = (arrive[0] >> 32).min(leave[0] as u64) as usize;
-        let last = (arrive[arrive.len() - 1] >> 32).max(leave[leave.len() - 1] as u64) as usize;
-        let (r0, r1) = (self.cell_start[first] as usize, self.cell_start[last + 1] as usize);
-
-        // Each cell's start moves by the arrivals less the departures in the cells below it:
-        // events in cell order, the running offset added to the starts up to each one.
-        let (mut ai, mut li, mut offset, mut from) = (0, 0, 0u32, first + 1);
-        loop {
-            let a = arrive.get(ai).map_or(usize::MAX, |&m| (m >> 32) as usize);
-            let l = leave.get(li).map_or(usize::MAX, |&c| c as usize);
-            let at = a.min(l);
-            if at == usize::MAX {
-                break;
-            }
-            for s in &mut self.cell_start[from.min(at + 1)..at + 1] {
-                *s = s.wrapping_add(offset);
-            }
-            from = from.max(at + 1);
-            if a == at {
-                offset = offset.wrapping_add(1);
-                ai += 1;
-            } else {
-                offset = offset.wrapping_sub(1);
-                li += 1;
-            }
-        }
-        debug_assert_eq!(offset, 0);
-
-        // The entries in (cell, agent) order: those that stay, with the arrivals merged in.
-        let mut out = std::mem::take(&mut self.patched);
-        out.clear();
-        out.resize(r1 - r0, 0);
-        let (mut w, mut m) = (0, 0);
-        for &j in &self.entries[r0..r1] {
-            let c = next[j as usize];
-            if c != cell[j as usize] {
-                continue;
-            }
-            let key = ((c as u64) << 32) | j as u64;
-            while m < arrive.len() && arrive[m] < key {
-                out[w] = arrive[m] as u32;
-                (w, m) = (w + 1, m + 1);
-            }
-            out[w] = j;
-            w += 1;
-        }
-        for &a in &arrive[m..] {
-            out[w] = a as u32;
-            w += 1;
-        }
-        debug_assert_eq!(w, r1 - r0);
-        self.entries[r0..r1].copy_from_slice(&out);
-        for (k, &j) in (r0..r1).zip(&out) {
-            self.rank[j as usize] = k as u32;
-        }
-        self.patched = out;
     }
 
     /// Copies the agents' positions and kept radii into the cell-ordered records (the last part

@@ -1,5 +1,6 @@
 //! Unit and property tests of `SpatialGrid`: queries against brute force, the patched rebuild
-//! and the storage-order follow against fresh rebuilds, and the cell growth on sparse spreads.
+//! (also passing over unmoved blocks) and the storage-order follow against fresh rebuilds, and
+//! the cell growth on sparse spreads.
 
 use super::*;
 use proptest::prelude::*;
@@ -80,6 +81,46 @@ proptest! {
                 pos[i] = (pos[i] + Vec3::new(dx, 0.0, dz)).clamp(Vec3::splat(-20.5), Vec3::splat(20.5));
             }
             g.rebuild(&pos, &radius, cell);
+            let mut fresh = SpatialGrid::with_capacity(pos.len());
+            fresh.rebuild(&pos, &radius, cell);
+            prop_assert_eq!(&g.entries, &fresh.entries);
+            prop_assert_eq!(&g.cell_start, &fresh.cell_start);
+            prop_assert_eq!(&g.rank, &fresh.rank);
+            prop_assert_eq!(&g.cell, &fresh.cell);
+            prop_assert_eq!(&g.sorted, &fresh.sorted);
+        }
+    }
+}
+
+proptest! {
+    /// A rebuild told which blocks of agents have not moved (`Unmoved`) passes over them, and
+    /// still leaves exactly the grid a rebuild from nothing gives: with few movers (the patch)
+    /// and with many (the full sort, the passed-over cells copied in), step after step.
+    #[test]
+    fn rebuild_passing_over_unmoved_blocks_matches_a_fresh_one(
+        pts in prop::collection::vec((-20.0f32..20.0, -20.0f32..20.0), 16..300),
+        steps in prop::collection::vec(
+            (prop::collection::vec(any::<bool>(), 80), 1usize..40, prop::collection::vec((-3.0f32..3.0, -3.0f32..3.0), 300)),
+            1..6,
+        ),
+        cell in 0.3f32..3.0,
+    ) {
+        const BLOCK: usize = 4;
+        let mut pos: Vec<Vec3> = vec![Vec3::new(-21.0, 0.0, -21.0), Vec3::new(21.0, 0.0, 21.0)];
+        pos.extend(pts.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)));
+        let radius = |i: usize| 0.3 + (i % 3) as f32 * 0.1;
+        let mut g = SpatialGrid::with_capacity(pos.len());
+        g.rebuild(&pos, &radius, cell);
+        for (still, every, moves) in steps {
+            // The first block pins the bounds and stays; in the others, every `every`th agent of
+            // a moved block moves.
+            let still: Vec<bool> = (0..pos.len().div_ceil(BLOCK)).map(|b| b == 0 || still[b % still.len()]).collect();
+            for (i, &(dx, dz)) in moves.iter().enumerate().take(pos.len()).skip(BLOCK) {
+                if !still[i / BLOCK] && i % every == 0 {
+                    pos[i] = (pos[i] + Vec3::new(dx, 0.0, dz)).clamp(Vec3::splat(-20.5), Vec3::splat(20.5));
+                }
+            }
+            g.rebuild_within(&pos, &radius, cell, bounds(&pos), Unmoved { blocks: &still, block: BLOCK });
             let mut fresh = SpatialGrid::with_capacity(pos.len());
             fresh.rebuild(&pos, &radius, cell);
             prop_assert_eq!(&g.entries, &fresh.entries);

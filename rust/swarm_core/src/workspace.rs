@@ -18,7 +18,7 @@ use crate::combat::AttackEvent;
 use crate::far_blocks;
 use crate::flow_field::IntegrationJob;
 use crate::lod::TierScratch;
-use crate::spatial_grid::SpatialGrid;
+use crate::spatial_grid::{SpatialGrid, Unmoved};
 use crate::state::SimState;
 use crate::stats::StepStats;
 use crate::steering::pressure;
@@ -34,6 +34,10 @@ pub struct Workspace {
     /// Ground-plane bounds of the positions as the last step left them, while nothing has moved
     /// an agent since (the deferred grid rebuild then skips a pass over the positions).
     pub(crate) pending_bounds: Option<(Vec2, Vec2)>,
+    /// By far block: it waited in the last step, so its agents stand where the grid's last
+    /// rebuild filed them (the deferred rebuild passes over them); empty when nothing is known
+    /// (anything but a step moved agents, or the rebuild since took it).
+    pub(crate) unmoved: Vec<bool>,
     /// The last step's length (after its clamp), once a step ran with this workspace.
     pub(crate) last_dt: Option<f32>,
     /// The grid was built beside the host's work (`build_grid_beside`) and no query or step
@@ -100,6 +104,7 @@ impl Workspace {
             grid: SpatialGrid::with_capacity(cap),
             grid_dirty: true,
             pending_bounds: None,
+            unmoved: Vec::with_capacity(cap / far_blocks::FAR_BLOCK + 1),
             last_dt: None,
             grid_ahead: false,
             maxima: ArchetypeMaxima::of(&state.archetypes),
@@ -149,6 +154,7 @@ impl Workspace {
         self.grid_dirty = true;
         self.grid_ahead = false;
         self.pending_bounds = None;
+        self.unmoved.clear();
         // Agents may have been added, removed or swapped, or their radii changed.
         self.grid.forget();
         // The last step's statuses no longer say who stood still.
@@ -158,7 +164,7 @@ impl Workspace {
     /// Rebuilds the spatial grid for `pos` and radii from `params` (cell size for a step of `dt`).
     pub(crate) fn rebuild_grid(&mut self, pos: &[Vec3], params: &[AgentParams], dt: f32) {
         let (cell, bounds) = (self.maxima.cell_size(dt), self.pending_bounds.take());
-        rebuild_grid(&mut self.grid, pos, params, cell, bounds);
+        rebuild_grid(&mut self.grid, pos, params, cell, bounds, &mut self.unmoved);
         self.grid_dirty = false;
     }
 
@@ -182,9 +188,9 @@ impl Workspace {
         if !self.grid_dirty || self.last_dt.is_none_or(|dt| self.maxima.cell_size(dt) != query_cell) {
             return f();
         }
-        let (grid, bounds) = (&mut self.grid, self.pending_bounds.take());
+        let (grid, bounds, unmoved) = (&mut self.grid, self.pending_bounds.take(), &mut self.unmoved);
         let result = self.pool.in_place_scope(|s| {
-            s.spawn(move |_| rebuild_grid(grid, pos, params, query_cell, bounds));
+            s.spawn(move |_| rebuild_grid(grid, pos, params, query_cell, bounds, unmoved));
             f()
         });
         self.grid_dirty = false;
@@ -211,16 +217,22 @@ impl Workspace {
     }
 }
 
-/// Rebuilds `grid` for `pos` (radii from `params`), with the positions' bounds when known.
+/// Rebuilds `grid` for `pos` (radii from `params`), with the positions' bounds when known,
+/// passing over the far blocks `unmoved` names (taken: a rebuild later compares with this one).
 pub(crate) fn rebuild_grid(
     grid: &mut SpatialGrid,
     pos: &[Vec3],
     params: &[AgentParams],
     cell: f32,
     bounds: Option<(Vec2, Vec2)>,
+    unmoved: &mut Vec<bool>,
 ) {
     match bounds {
-        Some(b) => grid.rebuild_within(pos, &|i| params[i].radius, cell, b),
+        Some(b) => {
+            let unmoved = Unmoved { blocks: unmoved, block: far_blocks::FAR_BLOCK };
+            grid.rebuild_within(pos, &|i| params[i].radius, cell, b, unmoved)
+        }
         None => grid.rebuild(pos, &|i| params[i].radius, cell),
     }
+    unmoved.clear();
 }

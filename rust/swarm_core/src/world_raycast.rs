@@ -1,4 +1,4 @@
-//! The world's agent raycast (`World::raycast`): the segment is cut to the agents' grid, then
+//! The world's agent raycast (`World::raycast`): the segment is cut to the agents' bounds, then
 //! walked a cell at a time, testing each agent near it as a vertical cylinder.
 
 use glam::{Vec2, Vec3};
@@ -16,9 +16,9 @@ impl World {
         self.ensure_grid();
         let step = self.ws.grid.cell_size().max(0.25);
         let reach = step + self.ws.maxima.max_radius;
-        // Only the part of the ray over the agents' grid can hit one: sample that part alone,
+        // Only the part of the ray over the agents' bounds can hit one: sample that part alone,
         // so a ray of any length keeps its samples a step apart.
-        let (lo, hi) = self.ws.grid.bounds();
+        let (lo, hi) = self.ws.grid.agent_bounds();
         let (from, to) = clip_to_rect(from, to, lo - Vec2::splat(reach), hi + Vec2::splat(reach))?;
         let (a, b) = (Vec2::new(from.x, from.z), Vec2::new(to.x, to.z));
         let seg = b - a;

@@ -213,6 +213,9 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
     // classification), or by the first query before it.
     ws.grid_dirty = true;
     ws.pending_bounds = (n > 0).then_some(bounds);
+    // The blocks that waited stand where the grid filed them: the rebuild passes over them.
+    ws.unmoved.clear();
+    ws.unmoved.extend(ws.far.iter().map(|&s| s == far_blocks::WAIT));
     ws.stats.phases.settle = lap();
 
     attack::attack(
@@ -267,8 +270,8 @@ fn classify_and_rebuild_grid(state: &mut SimState, ws: &mut Workspace, dt: f32, 
     ws.stats.tiers = if ws.grid_dirty {
         let (cell, bounds) = (ws.maxima.cell_size(dt), ws.pending_bounds.take());
         let grid = &mut ws.grid;
-        let (pos, params) = (input.pos, input.params);
-        let ((), tiers) = rayon::join(|| workspace::rebuild_grid(grid, pos, params, cell, bounds), classify);
+        let (pos, params, unmoved) = (input.pos, input.params, &mut ws.unmoved);
+        let ((), tiers) = rayon::join(|| workspace::rebuild_grid(grid, pos, params, cell, bounds, unmoved), classify);
         ws.grid_dirty = false;
         tiers
     } else {
