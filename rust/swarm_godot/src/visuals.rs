@@ -61,8 +61,9 @@ pub struct ArchetypeVisual {
     anim: Option<AnimDraw>,
     /// The VAT material made for it (when it has no material override of its own).
     vat_material: Option<(Gd<SwarmVertexAnimation>, Gd<ShaderMaterial>)>,
-    /// By buffer slot: the slot's instance data was written while its agent rested and still
-    /// holds (see `Visuals::update`).
+    /// By buffer slot: the slot's instance data was written while its agent rested, or on its
+    /// far block's turn (after which the block waits, untouched), and still holds (see
+    /// `Visuals::update`).
     still: Vec<bool>,
     /// By run of `FAR_BLOCK` buffer slots: the run holds one far block's agents and every slot
     /// of it is still (the fill then passes over the block whole while it waits for its turn,
@@ -390,7 +391,9 @@ impl Visuals {
                     if !due(i) {
                         continue;
                     }
-                    *still = rests;
+                    // A far block's turn is followed by its wait, when nothing it shows changes:
+                    // the slot written on the turn already holds the wait's data.
+                    *still = rests || far_blocks::is_turn(far_blocks::of(far, i));
                     wrote = true;
                     let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
                     // A hit squashes the body for a moment.
