@@ -60,6 +60,16 @@ proptest! {
     }
 }
 
+/// Whether `g` is the very grid `fresh` (a rebuild from nothing) is: filing, cells and records.
+fn same_grid(g: &SpatialGrid, fresh: &SpatialGrid) -> Result<(), TestCaseError> {
+    prop_assert_eq!(&g.entries, &fresh.entries);
+    prop_assert_eq!(&g.cell_start, &fresh.cell_start);
+    prop_assert_eq!(&g.rank, &fresh.rank);
+    prop_assert_eq!(&g.cell, &fresh.cell);
+    prop_assert_eq!(&g.sorted, &fresh.sorted);
+    Ok(())
+}
+
 proptest! {
     /// A rebuild that files only the agents that changed cell (a few of them, inside the
     /// same bounds) leaves exactly the grid a rebuild from nothing gives, step after step.
@@ -83,11 +93,7 @@ proptest! {
             g.rebuild(&pos, &radius, cell);
             let mut fresh = SpatialGrid::with_capacity(pos.len());
             fresh.rebuild(&pos, &radius, cell);
-            prop_assert_eq!(&g.entries, &fresh.entries);
-            prop_assert_eq!(&g.cell_start, &fresh.cell_start);
-            prop_assert_eq!(&g.rank, &fresh.rank);
-            prop_assert_eq!(&g.cell, &fresh.cell);
-            prop_assert_eq!(&g.sorted, &fresh.sorted);
+            same_grid(&g, &fresh)?;
         }
     }
 }
@@ -123,11 +129,7 @@ proptest! {
             g.rebuild_within(&pos, &radius, cell, bounds(&pos), Unmoved { blocks: &still, block: BLOCK });
             let mut fresh = SpatialGrid::with_capacity(pos.len());
             fresh.rebuild(&pos, &radius, cell);
-            prop_assert_eq!(&g.entries, &fresh.entries);
-            prop_assert_eq!(&g.cell_start, &fresh.cell_start);
-            prop_assert_eq!(&g.rank, &fresh.rank);
-            prop_assert_eq!(&g.cell, &fresh.cell);
-            prop_assert_eq!(&g.sorted, &fresh.sorted);
+            same_grid(&g, &fresh)?;
         }
     }
 }
