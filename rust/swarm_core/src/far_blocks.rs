@@ -14,7 +14,8 @@
 //! the fastest archetype) beyond that boundary from every target: however long its turns, it
 //! walks up to the boundary in no fewer than that many of them. Each level's turns fall on a
 //! subset of the level below's (the same offset, twice the period), so a block that comes
-//! nearer keeps its rhythm.
+//! nearer keeps its rhythm. In a big horde, runs of neighbouring blocks share their offset
+//! (`turn_group`), so each step's turns stand in a few patches of the ground.
 //!
 //! Each step decides every block's `Status` from the state alone (positions, flags, targets,
 //! camera, modifiers, tick), before the classification, so a loaded world decides the same. (A
@@ -195,6 +196,7 @@ pub fn decide_keeping_bounds(
     // A closed box within reach of the block's bodies over a turn's move (and a margin): an agent
     // there may press it this step.
     let margin = input.max_radius + input.turn_reach + 2.0;
+    let group = turn_group(out.len());
     let chunks = (out.par_chunks_mut(64), bounds.par_chunks_mut(64), still.par_chunks_mut(64));
     chunks.into_par_iter().enumerate().for_each(|(ci, (statuses, bounds, still))| {
         for (j, ((s, kept_bounds), still)) in statuses.iter_mut().zip(bounds).zip(still).enumerate() {
@@ -213,7 +215,7 @@ pub fn decide_keeping_bounds(
             *s = NEAR;
             let beyond = if any & FLAG_DORMANT != 0 { beyond_dormant } else { beyond };
             let Some(level) = far_level(input, (lo, hi), beyond, margin, top) else { continue };
-            *s = if turn(b, input.tick, k << level) {
+            *s = if turn(b / group, input.tick, k << level) {
                 TURN + level
             } else if all & FLAG_WAITING != 0 {
                 *still = waited;
@@ -242,19 +244,38 @@ pub fn agents_by_status(statuses: &[Status], n: usize) -> (usize, usize) {
     })
 }
 
-/// Whether block `b` takes its turn at `tick`, for turns every `k` steps: exactly every `k`
-/// steps (so a block never turns twice in a row, and the visual sync's refresh bands show its
-/// agents at most one turn behind until a reorder regroups them), at an offset drawn per block.
-/// Turns every `2 * k` steps fall on turns every `k` (the next level's on this level's), so a
-/// block whose level changes never takes two turns less than the shorter period apart.
-/// Blocks side by side in storage (neighbours on the ground, in tile order) so take their turns
-/// in no fixed sweep: an offset that followed the block order would sweep across the horde the
-/// same way every time and push it that way.
+/// Whether the blocks of turn group `g` (`turn_group`) take their turn at `tick`, for turns
+/// every `k` steps: exactly every `k` steps (so a block never turns twice in a row, and the
+/// visual sync's refresh bands show its agents at most one turn behind until a reorder regroups
+/// them), at an offset drawn per group. Turns every `2 * k` steps fall on turns every `k` (the
+/// next level's on this level's), so a block whose level changes never takes two turns less than
+/// the shorter period apart. Groups side by side in storage (neighbours on the ground, in tile
+/// order) so take their turns in no fixed sweep: an offset that followed the storage order would
+/// sweep across the horde the same way every time and push it that way.
 #[inline]
-pub fn turn(b: usize, tick: u64, k: u32) -> bool {
+pub fn turn(g: usize, tick: u64, k: u32) -> bool {
     let k = k.max(1) as u64;
-    (tick + hash2(b as u32, 0x5eed) as u64).is_multiple_of(k)
+    (tick + hash2(g as u32, 0x5eed) as u64).is_multiple_of(k)
 }
+
+/// The turn group of each block, of `blocks` in all, is `block / turn_group(blocks)`: runs of
+/// consecutive blocks (a patch of the ground, in tile order) that share their turns' offset, so
+/// a step's turns stand in a few patches instead of all over the horde. The grid's rebuild then
+/// refiles the movers of those patches only (a mover shifts the filing between its old and new
+/// place, a whole row of cells when it changes row: spread over the horde, the shifts cover
+/// nearly every entry), and the turning agents' neighbours are near in memory. At least
+/// `TURN_GROUPS` groups remain, so the turns still spread about evenly over the steps (a horde
+/// of fewer blocks turns block by block, as it always did); the groups change only with the
+/// number of blocks, which changes only where blocks are regrouped anyway (a spawn, a despawn).
+#[inline]
+pub fn turn_group(blocks: usize) -> usize {
+    (blocks / TURN_GROUPS).clamp(1, MAX_TURN_GROUP)
+}
+
+/// The fewest turn groups a horde is cut into (see `turn_group`).
+const TURN_GROUPS: usize = 512;
+/// The most blocks in a turn group (2,048 agents).
+const MAX_TURN_GROUP: usize = 16;
 
 /// Whether every agent standing in the box `lo..=hi` is certainly Cheap and far from anything
 /// that needs it every step, and if so its turn level (at most `top`): the highest whose turns'
@@ -405,6 +426,17 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn big_hordes_turn_in_groups_of_neighbouring_blocks() {
+        // Up to 1,023 blocks (130,944 agents) every block is its own group, as before groups;
+        // a million agents (7,813 blocks) turn 15 blocks at a time; never more than 16.
+        assert_eq!(turn_group(0), 1);
+        assert_eq!(turn_group(1023), 1);
+        assert_eq!(turn_group(1024), 2);
+        assert_eq!(turn_group(7813), 15);
+        assert_eq!(turn_group(1 << 20), MAX_TURN_GROUP);
     }
 
     #[test]

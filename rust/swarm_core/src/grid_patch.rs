@@ -163,7 +163,7 @@ pub(crate) fn patch(f: Filing, cell: &[u32], s: &mut PatchScratch) {
 fn radix_sort(items: &mut Vec<u64>, spare: &mut Vec<u64>, bound: usize, key: impl Fn(u64) -> usize) {
     const BITS: u32 = 11;
     let mut shift = 0;
-    while shift == 0 || (bound.max(1) - 1) >> shift != 0 {
+    while shift == 0 || (bound.max(1) as u64 - 1) >> shift != 0 {
         let mut count = [0u32; 1 << BITS];
         for &m in items.iter() {
             count[(key(m) >> shift) & ((1 << BITS) - 1)] += 1;

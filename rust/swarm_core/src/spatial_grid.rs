@@ -88,6 +88,12 @@ impl Unmoved<'_> {
     fn at(&self, b: usize) -> bool {
         self.blocks.get(b) == Some(&true)
     }
+
+    /// None known, as the rebuild reads it: no blocks, or blocks of no agents.
+    #[inline]
+    fn none(&self) -> bool {
+        self.blocks.is_empty() || self.block == 0
+    }
 }
 
 /// Records a neighbour loop tests at once in `for_each_near`.
@@ -298,10 +304,12 @@ impl SpatialGrid {
         debug_assert!(n == 0 || (lo, hi) == bounds(pos));
         let extent = (hi - lo).max(Vec2::splat(1e-3));
         // At most ~4 cells per agent (and a floor for small counts), so memory stays bounded
-        // when a few agents are far apart.
+        // when a few agents are far apart, counting the whole tiles the frame rounds out to (up
+        // to two tiles more along each axis: one where the origin snaps down, one rounding up).
         let max_cells = (n * 4 + 4096) as f32;
         let mut cell = min_cell_size.max(1e-3);
-        let cells_over = |cell: f32| ((extent / (CELL_SHAPE * cell)).floor() + 1.0).element_product();
+        let whole_tiles = Vec2::new(TILE_W as f32, TILE_H as f32) * 2.0;
+        let cells_over = |cell: f32| ((extent / (CELL_SHAPE * cell)).floor() + 1.0 + whole_tiles).element_product();
         while cells_over(cell) > max_cells {
             cell *= 2.0;
         }
@@ -318,7 +326,7 @@ impl SpatialGrid {
             && self.sorted.len() == n
             && (self.cell_size, self.inv_cell, self.origin, self.dims_x, self.dims_z)
                 == (cell, inv_cell, origin, dims_x, dims_z);
-        let unmoved = if same_cells { unmoved } else { Unmoved::default() };
+        let unmoved = if same_cells && !unmoved.none() { unmoved } else { Unmoved::default() };
         debug_assert!(unmoved.blocks.is_empty() || PAR_CHUNK.is_multiple_of(unmoved.block));
         self.cell_size = cell;
         self.min_cell_size = min_cell_size;

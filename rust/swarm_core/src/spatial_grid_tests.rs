@@ -123,7 +123,8 @@ proptest! {
             let still: Vec<bool> = (0..pos.len().div_ceil(BLOCK)).map(|b| b == 0 || still[b % still.len()]).collect();
             for (i, &(dx, dz)) in moves.iter().enumerate().take(pos.len()).skip(BLOCK) {
                 if !still[i / BLOCK] && i % every == 0 {
-                    pos[i] = (pos[i] + Vec3::new(dx, 0.0, dz)).clamp(Vec3::splat(-20.5), Vec3::splat(20.5));
+                    // (Heights too: a record holds its agent's height.)
+                    pos[i] = (pos[i] + Vec3::new(dx, (dx - dz) * 0.1, dz)).clamp(Vec3::splat(-20.5), Vec3::splat(20.5));
                 }
             }
             g.rebuild_within(&pos, &radius, cell, bounds(&pos), Unmoved { blocks: &still, block: BLOCK });
@@ -169,6 +170,19 @@ proptest! {
         prop_assert_eq!((&g.entries, &g.rank, &g.cell), (&fresh.entries, &fresh.rank, &fresh.cell));
         prop_assert_eq!((&g.cell_start, &g.sorted), (&fresh.cell_start, &fresh.sorted));
     }
+}
+
+#[test]
+fn a_crowd_in_a_line_keeps_the_memory_bounded_in_whole_tiles() {
+    // 100,000 agents 10 cm apart along one line: one cell deep, but the frame is whole tiles.
+    let n = 100_000;
+    let pos: Vec<Vec3> = (0..n).map(|i| Vec3::new(i as f32 * 0.1, 0.0, 3.0)).collect();
+    let mut g = SpatialGrid::with_capacity(n);
+    g.rebuild(&pos, &|_| 0.3, 0.01);
+    assert!(g.cell_start.len() <= n * 4 + 4096 + 1, "{} cells", g.cell_start.len() - 1);
+    let mut got = Vec::new();
+    g.query_radius(Vec2::new(500.0, 3.0), 0.05, &mut got);
+    assert_eq!(got, vec![5000]);
 }
 
 #[test]

@@ -456,10 +456,11 @@ impl World {
     }
 
     /// Every agent was moved outside the step: far blocks step at once (and the visual sync
-    /// rewrites every slot), as after any script's move.
+    /// rewrites every slot), as after any script's move, and the grid is built anew (its records
+    /// hold the old positions, heights included).
     fn everyone_moved(&mut self) {
         self.state.agents.flags.iter_mut().for_each(|f| *f &= !FLAG_WAITING);
-        self.ws.far.clear();
+        self.ws.positions_changed();
     }
 
     pub fn surface(&self) -> Option<&SurfaceNav> {

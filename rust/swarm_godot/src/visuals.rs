@@ -392,8 +392,10 @@ impl Visuals {
                         continue;
                     }
                     // A far block's turn is followed by its wait, when nothing it shows changes:
-                    // the slot written on the turn already holds the wait's data.
-                    *still = rests || far_blocks::is_turn(far_blocks::of(far, i));
+                    // the slot written on the turn (not flashing, no animation) already holds the
+                    // wait's data.
+                    let turns = far_blocks::is_turn(far_blocks::of(far, i)) && agents.flash[i] == 0.0;
+                    *still = rests || turns && anim.is_none();
                     wrote = true;
                     let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
                     // A hit squashes the body for a moment.
