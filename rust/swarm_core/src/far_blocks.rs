@@ -429,6 +429,33 @@ mod tests {
     }
 
     #[test]
+    fn in_a_big_horde_neighbouring_blocks_turn_and_wait_together() {
+        // 2,048 blocks, all 500 m from the target (level 3): groups of 4 blocks.
+        let lod = LodSettings::default();
+        let mut targets = Targets::default();
+        targets.register(Vec3::ZERO, 1.0);
+        let blocks = 2048;
+        let pos = vec![Vec3::new(500.0, 0.0, 0.0); blocks * FAR_BLOCK];
+        let flags = vec![FLAG_WAITING; blocks * FAR_BLOCK];
+        let group = turn_group(blocks);
+        assert_eq!(group, 4);
+        let mut out = Vec::new();
+        let mut turning = 0;
+        for tick in 0..LONGEST_TURN as u64 {
+            let mut inp = input(&pos, &flags, &targets, &lod);
+            inp.tick = tick;
+            decide(&inp, &mut out);
+            for (g, statuses) in out.chunks(group).enumerate() {
+                let expect = if turn(g, tick, LONGEST_TURN) { TURN + 3 } else { WAIT };
+                assert!(statuses.iter().all(|&s| s == expect), "group {g} at tick {tick}: {statuses:?}");
+            }
+            turning += out.iter().filter(|&&s| is_turn(s)).count();
+        }
+        // Each block turns once in the 32 steps.
+        assert_eq!(turning, blocks);
+    }
+
+    #[test]
     fn big_hordes_turn_in_groups_of_neighbouring_blocks() {
         // Up to 1,023 blocks (130,944 agents) every block is its own group, as before groups;
         // a million agents (7,813 blocks) turn 15 blocks at a time; never more than 16.
