@@ -96,6 +96,16 @@ impl Unmoved<'_> {
     }
 }
 
+/// Copies from `from` into `to` the blocks of `unmoved.block` agents that `unmoved` names
+/// (`named`) or those it does not (the cells a pass over some blocks wrote, or left).
+fn copy_blocks(from: &[u32], to: &mut [u32], unmoved: Unmoved, named: bool) {
+    to.par_chunks_mut(unmoved.block).zip(from.par_chunks(unmoved.block)).enumerate().for_each(|(b, (to, from))| {
+        if unmoved.at(b) == named {
+            to.copy_from_slice(from);
+        }
+    });
+}
+
 /// Records a neighbour loop tests at once in `for_each_near`.
 const NEAR_BLOCK: usize = 8;
 
@@ -387,7 +397,7 @@ impl SpatialGrid {
         } else {
             if !unmoved.blocks.is_empty() {
                 // The cells the pass over the moved blocks did not write.
-                self.take_unmoved_cells(unmoved);
+                copy_blocks(&self.cell, &mut self.next_cell, unmoved, true);
             }
             self.sort_by_cell();
             std::mem::swap(&mut self.cell, &mut self.next_cell);
@@ -399,17 +409,6 @@ impl SpatialGrid {
             let p = pos[i as usize];
             e.to_array().map(f32::to_bits) == [p.x, p.z, p.y, radius(i as usize)].map(f32::to_bits)
         }));
-    }
-
-    /// Copies the cells of the blocks `unmoved` names from `cell` into `next_cell` (the rest of a
-    /// cell pass that passed over them).
-    fn take_unmoved_cells(&mut self, unmoved: Unmoved) {
-        let cell = &self.cell;
-        self.next_cell.par_chunks_mut(unmoved.block).enumerate().for_each(|(b, out)| {
-            if unmoved.at(b) {
-                out.copy_from_slice(&cell[b * unmoved.block..b * unmoved.block + out.len()]);
-            }
-        });
     }
 
     /// Files anew the agents whose cell changed (`cell` to `next_cell`; the same cells and agent
@@ -438,12 +437,7 @@ impl SpatialGrid {
         };
         grid_patch::patch(filing, &self.cell, &mut self.patch);
         if !unmoved.blocks.is_empty() {
-            let next = &self.next_cell;
-            self.cell.par_chunks_mut(unmoved.block).enumerate().for_each(|(b, out)| {
-                if !unmoved.at(b) {
-                    out.copy_from_slice(&next[b * unmoved.block..b * unmoved.block + out.len()]);
-                }
-            });
+            copy_blocks(&self.next_cell, &mut self.cell, unmoved, false);
         }
     }
 
