@@ -38,15 +38,15 @@ pub enum Solid {
 }
 
 #[derive(Clone, Copy, Debug)]
-struct SolidItem {
+pub(super) struct SolidItem {
     solid: Solid,
     /// World to the solid's space.
     inv: Affine3A,
     /// The solid's normals to world normals (the inverse transpose of its linear part).
     normal_to_world: Mat3A,
-    layer: u32,
+    pub(super) layer: u32,
     /// A box whose axes stay along the world's: it is its world bounds, tested there directly.
-    axis_aligned: bool,
+    pub(super) axis_aligned: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +62,7 @@ struct TriItem {
 
 /// Everything below a plane (`normal . p < d`, world space): the engine's world boundary.
 #[derive(Clone, Copy, Debug)]
-struct HalfSpace {
+pub(super) struct HalfSpace {
     n: Vec3A,
     d: f32,
     layer: u32,
@@ -76,12 +76,12 @@ const LARGE_ITEM: u64 = 4096;
 /// The scene's collision shapes; see the module docs.
 #[derive(Clone, Debug, Default)]
 pub struct ColliderSet {
-    solids: Vec<SolidItem>,
+    pub(super) solids: Vec<SolidItem>,
     tris: Vec<TriItem>,
-    planes: Vec<HalfSpace>,
+    pub(super) planes: Vec<HalfSpace>,
     /// World bounds of each solid and each triangle. Item ids number the solids, then the
     /// triangles.
-    solid_aabbs: Vec<(Vec3A, Vec3A)>,
+    pub(super) solid_aabbs: Vec<(Vec3A, Vec3A)>,
     tri_aabbs: Vec<(Vec3A, Vec3A)>,
     /// Bucket squares: origin, inverse size, counts; `bucket_start[b]..bucket_start[b + 1]`
     /// indexes `bucket_items` (item ids ascending within a bucket).
@@ -92,8 +92,8 @@ pub struct ColliderSet {
     bucket_items: Vec<u32>,
     /// Items over more than `LARGE_ITEM` buckets (a floor under the whole level), tested by every
     /// ray instead of filling every bucket.
-    large_items: Vec<u32>,
-    indexed: bool,
+    pub(super) large_items: Vec<u32>,
+    pub(super) indexed: bool,
 }
 
 impl ColliderSet {
@@ -274,7 +274,7 @@ impl ColliderSet {
 
     /// The bucket holding ground-plane point `(x, z)`, clamped into the index.
     #[inline]
-    fn bucket_of(&self, x: f32, z: f32) -> (u32, u32) {
+    pub(super) fn bucket_of(&self, x: f32, z: f32) -> (u32, u32) {
         // Clamped as floats first (NaN clamps to 0), so the conversion cannot overflow and needs
         // none of a saturating conversion's checks.
         let f = |v: f32, o: f32, n: u32| {
@@ -286,8 +286,13 @@ impl ColliderSet {
     }
 
     #[inline]
-    fn bucket_items(&self, x: f32, z: f32) -> &[u32] {
-        let (bx, bz) = self.bucket_of(x, z);
+    pub(super) fn bucket_items(&self, x: f32, z: f32) -> &[u32] {
+        self.bucket(self.bucket_of(x, z))
+    }
+
+    /// The items of bucket `(bx, bz)` (as `bucket_of` gives it), ids ascending.
+    #[inline]
+    pub(super) fn bucket(&self, (bx, bz): (u32, u32)) -> &[u32] {
         let b = (bz * self.buckets.0 + bx) as usize;
         &self.bucket_items[self.bucket_start[b] as usize..self.bucket_start[b + 1] as usize]
     }
@@ -315,7 +320,7 @@ impl ColliderSet {
 
     /// Whether the bounds of any item of `lists` meet those of the segment `from -> to` as a
     /// cast bounds it (no item can be hit otherwise).
-    fn any_bounds_meet(&self, lists: [&[u32]; 3], from: Vec3, to: Vec3) -> bool {
+    pub(super) fn any_bounds_meet(&self, lists: [&[u32]; 3], from: Vec3, to: Vec3) -> bool {
         let (o, d) = (Vec3A::from(from), Vec3A::from(to - from));
         let (lo, hi) = (o.min(o + d), o.max(o + d));
         let meets = |&id: &u32| {
@@ -327,7 +332,7 @@ impl ColliderSet {
 
     /// World bounds of item `id` (solids first, then triangles).
     #[inline]
-    fn item_bounds(&self, id: u32) -> (Vec3A, Vec3A) {
+    pub(super) fn item_bounds(&self, id: u32) -> (Vec3A, Vec3A) {
         let solids = self.solids.len();
         if (id as usize) < solids {
             self.solid_aabbs[id as usize]
@@ -336,14 +341,9 @@ impl ColliderSet {
         }
     }
 
-    /// A caster for one column at a time (see `ColumnCaster`).
-    pub fn column_caster(&self) -> ColumnCaster<'_> {
-        ColumnCaster { set: self, at: None, ids: Vec::new() }
-    }
-
     /// The nearest hit along `from -> to` among the items of `lists` (tested in that order, the
     /// first of equally near hits kept) and the half-spaces.
-    fn cast_through(&self, lists: [&[u32]; 3], kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
+    pub(super) fn cast_through(&self, lists: [&[u32]; 3], kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
         self.cast_with(kind, from, to, |ray, best| {
             // The bake's rays mostly run along one axis (vertical ones, level wall rays): one
             // loop each, so an axis-aligned box costs a few comparisons and one division. Each
@@ -489,44 +489,6 @@ impl RayCaster for ColliderSet {
 impl RayCaster for &ColliderSet {
     fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
         ColliderSet::cast(self, kind, from, to)
-    }
-}
-
-/// Casts through a `ColliderSet` (which must be indexed) keeping, for vertical rays, the items
-/// over the column the last one went down: the bake casts several rays down each column in
-/// turn, and each then tests only the few items whose bounds hold the column, not its whole
-/// bucket. The hits are the set's own.
-pub struct ColumnCaster<'a> {
-    set: &'a ColliderSet,
-    /// The column the items are for (x, z bits).
-    at: Option<(u32, u32)>,
-    ids: Vec<u32>,
-}
-
-impl RayCaster for ColumnCaster<'_> {
-    fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
-        let set = self.set;
-        if !set.indexed || from.x != to.x || from.z != to.z {
-            return set.cast(kind, from, to);
-        }
-        let at = (from.x.to_bits(), from.z.to_bits());
-        if self.at != Some(at) {
-            // The bucket's items in order, less those a vertical ray here misses whatever its
-            // height (the ray's own bounds test would drop them).
-            let (x, z) = (from.x, from.z);
-            self.ids.clear();
-            self.ids.extend(set.bucket_items(x, z).iter().copied().filter(|&id| {
-                let (lo, hi) = set.item_bounds(id);
-                lo.x <= x && x <= hi.x && lo.z <= z && z <= hi.z
-            }));
-            self.at = Some(at);
-        }
-        let lists = [&self.ids[..], &[], &set.large_items[..]];
-        if kind == RayKind::Headroom && set.planes.is_empty() && !set.any_bounds_meet(lists, from, to) {
-            // A ray up for headroom mostly meets nothing (one down mostly hits).
-            return None;
-        }
-        set.cast_through(lists, kind, from, to)
     }
 }
 

@@ -171,3 +171,42 @@ fn a_column_caster_hits_as_the_set_does() {
     }
     assert!(hits.iter().all(|&h| h > 100), "every kind hits often enough to count: {hits:?}");
 }
+
+#[test]
+fn a_column_caster_answers_boxes_along_the_axes_from_their_heights() {
+    // Only boxes along the axes (the caster's slab path), stacked, overlapping and touching,
+    // with faces on the very lines the rays run down, so rays start inside, on faces and on edges.
+    let mut s = ColliderSet::new();
+    let b = |s: &mut ColliderSet, lo: Vec3, hi: Vec3, layer: u32| {
+        s.add_solid(Solid::Box { half: (hi - lo) * 0.5 }, Affine3A::from_translation((lo + hi) * 0.5), layer).unwrap();
+    };
+    b(&mut s, Vec3::new(-8.0, -1.0, -8.0), Vec3::new(8.0, 0.0, 8.0), 1);
+    for k in 0..24 {
+        let (x, z) = ((k % 6) as f32 * 2.5 - 7.0, (k / 6) as f32 * 3.0 - 6.0);
+        let y = (k % 4) as f32 * 0.75;
+        b(
+            &mut s,
+            Vec3::new(x, y, z),
+            Vec3::new(x + 1.0 + (k % 3) as f32, y + 0.5 + (k % 2) as f32 * 2.0, z + 1.5),
+            1 << (k % 3),
+        );
+    }
+    s.index(2.0);
+    let mut column = s.column_caster();
+    let mut hits = [0; 2];
+    for i in 0..3000 {
+        // Columns on half-metre lines (box faces and edges among them), several rays each.
+        let (x, z) = (((i / 6) % 33) as f32 * 0.5 - 8.0, ((i / 6) / 33 % 33) as f32 * 0.5 - 8.0);
+        let y = 4.0 - (i % 6) as f32 * 0.75;
+        for kind in [RayKind::Down, RayKind::Headroom] {
+            let (from, to) = match kind {
+                RayKind::Down => (Vec3::new(x, y, z), Vec3::new(x, -2.0, z)),
+                _ => (Vec3::new(x, y - 2.0, z), Vec3::new(x, y - 0.2, z)),
+            };
+            let hit = column.cast(kind, from, to);
+            assert_eq!(hit, s.cast(kind, from, to), "{kind:?} from {from} to {to}");
+            hits[kind as usize] += hit.is_some() as usize;
+        }
+    }
+    assert!(hits.iter().all(|&h| h > 300), "both kinds hit often enough to count: {hits:?}");
+}

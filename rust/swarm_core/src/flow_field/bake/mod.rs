@@ -36,6 +36,7 @@
 //! bake and refuses bad settings by field name.
 
 mod colliders;
+mod column_caster;
 mod rays;
 mod sampler;
 mod settings;
@@ -46,6 +47,7 @@ mod box_world;
 mod tests;
 
 pub use colliders::{ColliderSet, Solid};
+pub use column_caster::ColumnCaster;
 pub use rays::{RayCaster, RayHit, RayKind};
 pub use sampler::{Baker, MAX_SLOPE_DEGREES};
 pub use settings::{BakeBounds, BakeSettings, MAX_COLUMNS};
