@@ -33,9 +33,11 @@ pub fn read_colliders(space: &mut Gd<PhysicsDirectSpaceState3D>, s: &BakeSetting
     let mut unsupported: Vec<&str> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     let mut triangles = 0usize;
+    // The keys as variants once (a `&str` key is converted on every lookup).
+    let (key_rid, key_shape) = ("rid".to_variant(), "shape".to_variant());
     for hit in hits {
-        let Some(rid) = hit.get("rid").and_then(|v| v.try_to::<Rid>().ok()) else { continue };
-        let Some(idx) = hit.get("shape").and_then(|v| v.try_to::<i64>().ok()) else { continue };
+        let Some(rid) = hit.get(&key_rid).and_then(|v| v.try_to::<Rid>().ok()) else { continue };
+        let Some(idx) = hit.get(&key_shape).and_then(|v| v.try_to::<i64>().ok()) else { continue };
         let Ok(idx) = i32::try_from(idx) else { continue };
         if !seen.insert((rid.to_u64(), idx)) || idx < 0 || idx >= server.body_get_shape_count(rid) {
             continue;
@@ -85,6 +87,7 @@ fn gather(
     q.set_collide_with_bodies(true);
     let mut parts = vec![(lo, hi)];
     let mut out = Vec::new();
+    let key_collider = "collider".to_variant();
     while let Some((lo, hi)) = parts.pop() {
         let (size, centre) = (hi - lo, (lo + hi) * 0.5);
         part_box.set_size(Vector3::new(size.x, size.y, size.z));
@@ -107,7 +110,7 @@ fn gather(
         let start = out.len();
         let mut nodeless = false;
         for hit in every.iter_shared() {
-            match hit.get("collider").and_then(|v| v.try_to::<Gd<Object>>().ok()) {
+            match hit.get(&key_collider).and_then(|v| v.try_to::<Gd<Object>>().ok()) {
                 Some(node) => {
                     if node.try_cast::<Area3D>().is_err() {
                         out.push(hit);
@@ -131,6 +134,10 @@ fn gather(
 
 /// How many triangles a trimesh or height map shape holds (0 for any other shape).
 fn triangle_count(kind: ShapeType, data: &Variant) -> usize {
+    // Only those two hold a dictionary (a failed conversion costs an error value).
+    if kind != ShapeType::CONCAVE_POLYGON && kind != ShapeType::HEIGHTMAP {
+        return 0;
+    }
     let Ok(d) = data.try_to::<VarDictionary>() else { return 0 };
     let int = |k: &str| d.get(k).and_then(|v| v.try_to::<i64>().ok()).unwrap_or(0).max(0) as usize;
     match kind {
