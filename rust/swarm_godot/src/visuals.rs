@@ -369,11 +369,13 @@ impl Visuals {
                     // At rest this step (`begin`'s resting path left its facing, and nothing
                     // moved it), not flashing, and drawn without animation: nothing it shows
                     // changed since the slot was written at rest.
-                    let rests = anim.is_none()
-                        && agents.flash[i] == 0.0
+                    // Not flashing, and drawn without animation: its slot can only change with it.
+                    let quiet = anim.is_none() && agents.flash[i] == 0.0;
+                    let status = far_blocks::of(far, i);
+                    let rests = quiet
                         && (agents.flags[i] & FLAGS_RESTING == FLAGS_RESTING && agents.vel[i] == Vec3::ZERO
                             // A far block's agent waiting for its turn: untouched this step.
-                            || far_blocks::of(far, i) == far_blocks::WAIT);
+                            || status == far_blocks::WAIT);
                     if rests && *still {
                         continue;
                     }
@@ -392,10 +394,8 @@ impl Visuals {
                         continue;
                     }
                     // A far block's turn is followed by its wait, when nothing it shows changes:
-                    // the slot written on the turn (not flashing, no animation) already holds the
-                    // wait's data.
-                    let turns = far_blocks::is_turn(far_blocks::of(far, i)) && agents.flash[i] == 0.0;
-                    *still = rests || turns && anim.is_none();
+                    // the slot written on the turn (quiet) already holds the wait's data.
+                    *still = rests || quiet && far_blocks::is_turn(status);
                     wrote = true;
                     let flash = (agents.flash[i] / HIT_FLASH_SECONDS).clamp(0.0, 1.0);
                     // A hit squashes the body for a moment.

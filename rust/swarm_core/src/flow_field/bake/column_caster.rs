@@ -44,10 +44,7 @@ impl ColliderSet {
 
 impl RayCaster for ColumnCaster<'_> {
     fn cast(&mut self, kind: RayKind, from: Vec3, to: Vec3) -> Option<RayHit> {
-        if !self.set.indexed {
-            return self.set.cast(kind, from, to);
-        }
-        if from.x == to.x && from.z == to.z {
+        if self.set.indexed && from.x == to.x && from.z == to.z {
             self.vertical(kind, from, to)
         } else {
             self.set.cast(kind, from, to)
