@@ -153,6 +153,13 @@ pub(crate) fn steer(
         .enumerate()
         .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group, seat))| {
             let base = ci * chunk;
+            // Every column of the item cut to its length, so indexing them by an agent of the
+            // item needs no bounds check (the split gave them all the same length).
+            let n = np.len();
+            let (facing, yaw_rate, steer, target, timer) =
+                (&mut facing[..n], &mut yaw_rate[..n], &mut steer[..n], &mut target[..n], &mut timer[..n]);
+            let (ps_cache, ap_cache, flags, group, seat) =
+                (&mut ps_cache[..n], &mut ap_cache[..n], &mut flags[..n], &mut group[..n], &mut seat[..n]);
             // (`flags`: the agent's flags as its step leaves them.)
             let record = |i: usize, p: Vec3, flags: u8| {
                 if blocking {
