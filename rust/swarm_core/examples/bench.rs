@@ -90,6 +90,8 @@ fn settings(n: usize, threads: usize, lod: bool) -> WorldSettings {
         // Profiling aid: BENCH_OFF=dormancy turns dormancy off too (with LOD off, the engine
         // benchmark's like-for-like scene).
         dormancy_enabled: !std::env::var("BENCH_OFF").unwrap_or_default().contains("dormancy"),
+        // Profiling aid: BENCH_OFF=blocking turns body blocking off.
+        body_blocking: !std::env::var("BENCH_OFF").unwrap_or_default().contains("blocking"),
         ..Default::default()
     }
 }
