@@ -615,21 +615,18 @@ impl SpatialGrid {
         self.rows([x0, z0, x1, z1], backward, f);
     }
 
-    /// The cells of the square around `center` of half-size `radius`, clamped into the grid:
-    /// `[x0, z0, x1, z1]`, as `for_each_row_either_way` finds them, but on four lanes at once and
-    /// with nothing passed over: a square wholly outside the cells clamps onto edge cells, whose
-    /// records all lie beyond `radius` of `center` (the cells cover every record), so only a
-    /// caller that tests each record's distance may use it.
+    /// The cells `[x0, z0, x1, z1]` of the square around `center` of half-size `radius`, as
+    /// `for_each_row_either_way` finds them (the same float operations, on four lanes), but with
+    /// no test for a square wholly outside the cells (it clamps onto edge cells instead of
+    /// finding none): only for callers that test each record's exact distance, about a centre
+    /// the cells cover (the neighbour queries': an agent's own position at the last rebuild).
     #[inline(always)]
     fn clamped_window(&self, center: Vec2, radius: f32) -> [u32; 4] {
         let two = |v: Vec2| Vec4::new(v.x, v.y, v.x, v.y);
         // `c - -r` is `c + r` exactly, so the lanes are `lo` and `hi` as the rows find them.
         let v = (two(center) - Vec4::new(radius, radius, -radius, -radius) - two(self.origin)) * two(self.inv_cell);
-        let last = Vec4::new(self.last_x, self.last_z, self.last_x, self.last_z);
-        // (`max` first, so a NaN lane clamps to 0 as in `clamped_cell`.)
-        let v = v.max(Vec4::ZERO).min(last);
         let (dx, dz) = (self.dims_x - 1, self.dims_z - 1);
-        let t = truncate4(v);
+        let t = clamp_cells(v, Vec4::new(self.last_x, self.last_z, self.last_x, self.last_z));
         [t[0].min(dx), t[1].min(dz), t[2].min(dx), t[3].min(dz)]
     }
 
@@ -672,11 +669,11 @@ impl SpatialGrid {
         let skip = self.rank.get(i as usize).map_or(usize::MAX, |&k| k as usize);
         let near = Near { p, y, reach, add_radius: false, skip };
         let records = &self.sorted[..];
-        // `f` is called through a closure of its own: handing on `&mut f` kept Personal Space's
-        // visit out of line (4 % more instructions in the steering step).
         if self.dims_x == 0 {
             return;
         }
+        // `f` is called through a closure of its own: handing on `&mut f` kept Personal Space's
+        // visit out of line (4 % more instructions in the steering step).
         #[allow(clippy::redundant_closure)]
         self.rows(self.clamped_window(p, reach), backward, |a, b| {
             for_each_near(
@@ -746,20 +743,27 @@ fn clamped_cell(v: f32, last: f32, dims: u32) -> u32 {
     unsafe { v.to_int_unchecked::<u32>() }.min(dims - 1)
 }
 
-/// The four lanes of `v` (each finite and within `0..2^31`) truncated to whole numbers.
+/// `clamped_cell`'s float clamp and conversion on four lanes: each lane of `v` clamped into
+/// `0..=last` (a NaN lane to 0) and truncated to a whole number (`last` below 2^31).
 #[inline(always)]
-fn truncate4(v: Vec4) -> [u32; 4] {
+fn clamp_cells(v: Vec4, last: Vec4) -> [u32; 4] {
     #[cfg(target_arch = "x86_64")]
-    // SAFETY: SSE2 is part of x86-64; the store writes the four lanes into an array of four.
+    // SAFETY: SSE2 is part of x86-64; the store writes four lanes into an array of four.
+    // (`_mm_max_ps(v, 0)` gives its second operand for a NaN `v`: 0, as `f32::max` does.)
     unsafe {
         use std::arch::x86_64::*;
+        let clamped = _mm_min_ps(_mm_max_ps(v.into(), _mm_setzero_ps()), last.into());
         let mut out = [0u32; 4];
-        _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, _mm_cvttps_epi32(v.into()));
+        _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, _mm_cvttps_epi32(clamped));
         out
     }
     #[cfg(not(target_arch = "x86_64"))]
-    // SAFETY: as the caller promises, each lane converts without overflow.
-    v.to_array().map(|x| unsafe { x.to_int_unchecked::<u32>() })
+    {
+        // (Other processors' vector `max` may pass a NaN through: clamp each lane as a float.)
+        let (v, last) = (v.to_array(), last.to_array());
+        // SAFETY: each clamped lane is finite and within 0..=last, and last < 2^31.
+        std::array::from_fn(|k| unsafe { v[k].max(0.0).min(last[k]).to_int_unchecked::<u32>() })
+    }
 }
 
 /// Ground-plane bounds of all positions (min and max are order-independent, so parallel is exact).
