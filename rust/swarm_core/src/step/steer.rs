@@ -227,8 +227,12 @@ pub(crate) fn steer(
                     };
                     np[k] = ctx.agent_step(&input, &mut st, gate);
                     record(i, np[k], st.flags);
-                    (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k], seat[k]) =
-                        (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache, st.seat);
+                    (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k]) =
+                        (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache);
+                    if orders {
+                        // (Only an order's step changes a seat.)
+                        seat[k] = st.seat;
+                    }
                     if gate.due() {
                         // The cached pulls only change when recomputed.
                         ps_cache[k] = Snorm2::new(st.ps_cache);
