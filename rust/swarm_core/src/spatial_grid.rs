@@ -625,9 +625,8 @@ impl SpatialGrid {
         let two = |v: Vec2| Vec4::new(v.x, v.y, v.x, v.y);
         // `c - -r` is `c + r` exactly, so the lanes are `lo` and `hi` as the rows find them.
         let v = (two(center) - Vec4::new(radius, radius, -radius, -radius) - two(self.origin)) * two(self.inv_cell);
-        let (dx, dz) = (self.dims_x - 1, self.dims_z - 1);
-        let t = clamp_cells(v, Vec4::new(self.last_x, self.last_z, self.last_x, self.last_z));
-        [t[0].min(dx), t[1].min(dz), t[2].min(dx), t[3].min(dz)]
+        let last = Vec4::new(self.last_x, self.last_z, self.last_x, self.last_z);
+        clamp_cells(v, last, [self.dims_x, self.dims_z, self.dims_x, self.dims_z])
     }
 
     /// The row ranges of the cells `x0..=x1` by `z0..=z1` (clamped into the grid), downward when
@@ -743,27 +742,25 @@ fn clamped_cell(v: f32, last: f32, dims: u32) -> u32 {
     unsafe { v.to_int_unchecked::<u32>() }.min(dims - 1)
 }
 
-/// `clamped_cell`'s float clamp and conversion on four lanes: each lane of `v` clamped into
-/// `0..=last` (a NaN lane to 0) and truncated to a whole number (`last` below 2^31).
+/// `clamped_cell` on four lanes: lane `k` of `v` clamped into `0..=last[k]` (a NaN lane to 0),
+/// truncated, and kept below `dims[k]` (`last` below 2^31).
 #[inline(always)]
-fn clamp_cells(v: Vec4, last: Vec4) -> [u32; 4] {
+fn clamp_cells(v: Vec4, last: Vec4, dims: [u32; 4]) -> [u32; 4] {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: SSE2 is part of x86-64; the store writes four lanes into an array of four.
     // (`_mm_max_ps(v, 0)` gives its second operand for a NaN `v`: 0, as `f32::max` does.)
-    unsafe {
+    let t = unsafe {
         use std::arch::x86_64::*;
         let clamped = _mm_min_ps(_mm_max_ps(v.into(), _mm_setzero_ps()), last.into());
         let mut out = [0u32; 4];
         _mm_storeu_si128(out.as_mut_ptr() as *mut __m128i, _mm_cvttps_epi32(clamped));
         out
-    }
+    };
+    #[cfg(target_arch = "x86_64")]
+    return std::array::from_fn(|k| t[k].min(dims[k] - 1));
+    // (Other processors' vector `max` may pass a NaN through: each lane is clamped as a float.)
     #[cfg(not(target_arch = "x86_64"))]
-    {
-        // (Other processors' vector `max` may pass a NaN through: clamp each lane as a float.)
-        let (v, last) = (v.to_array(), last.to_array());
-        // SAFETY: each clamped lane is finite and within 0..=last, and last < 2^31.
-        std::array::from_fn(|k| unsafe { v[k].max(0.0).min(last[k]).to_int_unchecked::<u32>() })
-    }
+    return std::array::from_fn(|k| clamped_cell(v.to_array()[k], last.to_array()[k], dims[k]));
 }
 
 /// Ground-plane bounds of all positions (min and max are order-independent, so parallel is exact).
