@@ -74,7 +74,7 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--warmup", type=int, default=60)
     ap.add_argument("--steps", type=int, default=80)
-    ap.add_argument("--function", help="a substring of the function's demangled name")
+    ap.add_argument("--function", help="a substring of the function's demangled name, or its address as listed (0x...)")
     ap.add_argument("--top", type=int, default=30, help="rows to print")
     args = ap.parse_args()
 
@@ -103,7 +103,7 @@ def main():
         for per, start, size, name in spans[: args.top]:
             print(f"{per:9.1f}  {start:#x}  {name[:110]}")
         return
-    matches = [s for s in spans if args.function in s[3]]
+    matches = [s for s in spans if args.function in s[3] or args.function == f"{s[1]:#x}"]
     if not matches:
         sys.exit(f"hot_instructions: no executed function's name contains {args.function!r}")
     per, start, size, name = matches[0]
