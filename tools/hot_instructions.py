@@ -76,9 +76,14 @@ def main():
     ap.add_argument("--steps", type=int, default=80)
     ap.add_argument("--function", help="a substring of the function's demangled name, or its address as listed (0x...)")
     ap.add_argument("--top", type=int, default=30, help="rows to print")
+    ap.add_argument("--bin", help="a bench binary built before (a copy, for A/B), instead of building it")
     args = ap.parse_args()
 
-    subprocess.run(["cargo", "build", "--release", "-q", "-p", "swarm_core", "--example", "bench"], cwd=ROOT, check=True)
+    global BIN
+    if args.bin:
+        BIN = os.path.abspath(args.bin)
+    else:
+        subprocess.run(["cargo", "build", "--release", "-q", "-p", "swarm_core", "--example", "bench"], cwd=ROOT, check=True)
     env = dict(os.environ, BENCH_WARMUP=str(args.warmup), BENCH_STEPS=str(args.steps))
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "cg.out")

@@ -10,6 +10,7 @@ use crate::agents::{
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
+use crate::contact_list::ContactWriter;
 use crate::formation::routes::RouteField;
 use crate::formation::steer::{seat_move, SeatMove, LINE_CHECK_INTERVAL};
 use crate::formation::{Formations, Order, Seat};
@@ -57,6 +58,9 @@ pub(crate) struct StepCtx<'a> {
     /// whose scan finds nobody within `r + isolation_reach` cannot touch anyone after this step's
     /// movement (the largest body radius plus both agents' largest step): see `FLAG_ISOLATED`.
     pub isolation_reach: f32,
+    /// Where a Personal Space scan lists the records within that reach by the agent's grid
+    /// rank, for body blocking (`contact_list`).
+    pub contacts: &'a ContactWriter<'a>,
     pub tick: u32,
     pub retarget_interval: f32,
     pub hysteresis: f32,
@@ -482,8 +486,24 @@ impl<'a> StepCtx<'a> {
             // blocking can skip the agent (`FLAG_ISOLATED`).
             let contact = a.params[a.i].radius + self.isolation_reach;
             let alone;
-            (st.ps_cache, alone) =
-                personal_space(a.i as u32, seed, backward, xz, p.y, b.spacing_radius, samples, contact, self.grid);
+            let rank = self.grid.rank()[a.i] as usize;
+            // SAFETY: the agent's rank is its own (ranks are a permutation of the agents).
+            let slots = unsafe { self.contacts.slots(rank) };
+            let listed;
+            (st.ps_cache, alone, listed) = personal_space(
+                a.i as u32,
+                seed,
+                backward,
+                xz,
+                p.y,
+                b.spacing_radius,
+                samples,
+                contact,
+                self.grid,
+                slots,
+            );
+            // SAFETY: as above.
+            unsafe { self.contacts.finish(rank, self.tick, listed) };
             if alone {
                 st.flags |= FLAG_ISOLATED;
             }

@@ -7,6 +7,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agents::{FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
+use crate::contact_list::{ContactLists, Slots, CAP};
 use crate::far_blocks;
 use crate::lod::FULL;
 use crate::noise::hash2;
@@ -45,8 +46,16 @@ fn sits_out(flags: u8) -> bool {
 /// are swapped instead), the passes work on those, and `spare` is then the passes' scratch.
 /// `resist` holds each agent's `resistance` at its rank, likewise; `flags` (as the agents' steps
 /// leave them) say who sits out (`sits_out`, and the agents of a far block that waits, by `far`),
-/// `tiers` and `far` who runs again. An agent's query is widened by `slack[status]`, its block's far
-/// status (`far_blocks::of`): how stale the grid's cells may be for the records it must find.
+/// `tiers` and `far` who runs again.
+///
+/// An agent tests the records of its contact list (`contacts`, by rank, `contact_list`) where
+/// step `tick` wrote one: its Personal Space scan this step, which lists every record within
+/// the reach of the isolation proof (so every body it can overlap after this step's moves,
+/// whichever cells the grid filed them in). Otherwise its first pass walks the grid, with the
+/// query widened by `slack[status]`, its block's far status (`far_blocks::of`): how stale the
+/// grid's cells may be for the records it must find; and it lists what it found within
+/// `LIST_MARGIN_PER_PASS` a pass of touching for its later passes. The deep passes of a far turn
+/// beyond `iterations` always walk the grid.
 ///
 /// The passes work on the grid's packed `(x, z, y, radius)` records, so neighbour loops read
 /// memory in cell order; the result is scattered back to `pos` at the end.
@@ -67,6 +76,8 @@ fn sits_out(flags: u8) -> bool {
 pub fn resolve(
     pos: &mut [Vec3],
     resist: &[f32],
+    contacts: &mut ContactLists,
+    tick: u32,
     flags: &[u8],
     far: &[far_blocks::Status],
     tiers: &[u8],
@@ -93,7 +104,8 @@ pub fn resolve(
         let waits = |b: usize| far.get(b) == Some(&far_blocks::WAIT);
         let runs_first = |i: usize| !sits_out(flags[i]);
         compact(n, chunk, far_blocks::FAR_BLOCK, waits, counts, runs, runs_first, |i| rank[i]);
-        pass(grid, runs, spare, hit, resist, &reach);
+        let first = Finding { tick, lists: true, first: Some(LIST_MARGIN_PER_PASS * iterations as f32) };
+        pass(grid, runs, spare, hit, contacts, resist, &reach, first);
         // Whether agent `i` runs another pass after `done`, having overlapped as `touch` says in
         // the last: up to `iterations` passes while it overlaps anything for a Full-tier agent and
         // one of a far block on a turn above level 0; then, for the latter only while an overlap
@@ -113,7 +125,10 @@ pub fn resolve(
         }
         let mut done = 1;
         while !again.is_empty() {
-            pass(grid, again, spare, hit, resist, &reach);
+            // Up to `iterations` passes the contact lists hold every body within reach; the deep
+            // passes of a far turn beyond (bodies moving far in a pass) walk the grid.
+            let later = Finding { tick, lists: done < iterations, first: None };
+            pass(grid, again, spare, hit, contacts, resist, &reach, later);
             done += 1;
             let (mut touched, entries) = (hit.iter(), grid.order());
             again.retain(|&k| again_after(entries[k as usize] as usize, done, touched.next().copied().unwrap_or(NONE)));
@@ -180,20 +195,41 @@ impl BlockingScratch {
     }
 }
 
+/// How far beyond touching a first-pass run that walks the grid lists a record for the passes
+/// after it (`contact_list`), per pass the agent may run: bodies move by about that much in a
+/// pass at most in a crowd (a correction is a fraction of an overlap), and body blocking's
+/// reach allows as much for the passes' corrections. A pair that a pass brings closer from
+/// farther out is resolved on the next step, as a pair the grid's stale cells hide is.
+const LIST_MARGIN_PER_PASS: f32 = 0.05;
+
 /// Ranks whose corrections a pass finds (and applies) per parallel work item.
 const PASS_CHUNK: usize = 256;
 
+/// How a pass finds an agent's neighbours: from its contact list (`contact_list`) where step
+/// `tick` wrote one (and `lists`), else by walking the grid; a first pass (`first`: the margin)
+/// lists what its walk met within that margin of touching, for the passes after.
+#[derive(Clone, Copy)]
+struct Finding {
+    tick: u32,
+    lists: bool,
+    first: Option<f32>,
+}
+
 /// One pass for the agents at `ranks` (distinct; `reach(i)`: how far beyond its body agent `i`
-/// looks): every agent's moved record is found from the
-/// grid's records as they stand (into `moved_to`, a scratch at least as long as `ranks`, with
-/// how it overlapped others in `hit`), then they are all written back at their ranks.
+/// looks when it walks the grid): every agent's moved record is found from the grid's records as
+/// they stand (into `moved_to`, a scratch at least as long as `ranks`, with how it overlapped
+/// others in `hit`), its neighbours found as `how` says, then they are all written back at their
+/// ranks.
+#[allow(clippy::too_many_arguments)]
 fn pass(
     grid: &mut SpatialGrid,
     ranks: &[u32],
     moved_to: &mut Vec<Vec4>,
     hit: &mut Vec<u8>,
+    contacts: &mut ContactLists,
     resist: &[f32],
     reach: &(impl Fn(u32) -> f32 + Sync),
+    how: Finding,
 ) {
     if moved_to.len() < ranks.len() {
         moved_to.resize(ranks.len(), Vec4::ZERO);
@@ -202,14 +238,39 @@ fn pass(
     hit.resize(ranks.len(), NONE);
     let g = &*grid;
     let (src, entries) = (g.sorted(), g.order());
+    let lists = contacts.writer();
     (moved_to.par_chunks_mut(PASS_CHUNK), hit.par_chunks_mut(PASS_CHUNK), ranks.par_chunks(PASS_CHUNK))
         .into_par_iter()
         .for_each(|(out, hits, ks)| {
             for ((o, h), &k) in out.iter_mut().zip(hits).zip(ks) {
-                let me = src[k as usize];
-                let (corr, touch) = resolve_one(k as usize, me, src, entries, resist, g, reach(entries[k as usize]));
-                *o = Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w);
-                *h = touch;
+                let k = k as usize;
+                let me = src[k];
+                let mut push = Push::new(k, me, src, entries, resist);
+                // SAFETY (here and below): the ranks of one pass are distinct: each run reads and
+                // writes only its own list.
+                if let Some(near) = unsafe { lists.get(k, how.tick) }.filter(|_| how.lists) {
+                    for &kk in near {
+                        push.offer(kk as usize);
+                    }
+                } else {
+                    let mut spare: Slots = [0; CAP + 1];
+                    let slots = if how.first.is_some() { unsafe { lists.slots(k) } } else { &mut spare };
+                    let mut count = 0u32;
+                    let near =
+                        Near { p: push.p, y: me.z, reach: me.w + how.first.unwrap_or(0.0), add_radius: true, skip: k };
+                    g.for_each_row(push.p, me.w + reach(entries[k]), |a, b| {
+                        for_each_near(src, a, b, false, &near, |kk| {
+                            slots[count as usize % slots.len()] = kk as u32;
+                            count += 1;
+                            push.offer(kk);
+                            true
+                        })
+                    });
+                    if how.first.is_some() {
+                        unsafe { lists.finish(k, how.tick, count) };
+                    }
+                }
+                (*o, *h) = push.done();
             }
         });
     let records = Scatter::new(grid.sorted_mut());
@@ -283,57 +344,70 @@ pub(crate) fn resistance(push_resistance: f32, flags: u8) -> f32 {
 /// Push resistance of an agent holding its formation slot, as a fraction of its own.
 pub const HOLDING_RESISTANCE: f32 = 0.2;
 
-/// Correction of the agent at rank `k` (record `me`) and how it overlapped others (`NONE`,
-/// `TOUCHING` or `DEEP`).
-#[inline]
-#[allow(clippy::too_many_arguments)]
-fn resolve_one(
+/// One run's correction, gathered neighbour by neighbour: the agent at rank `k` (record `me`)
+/// moving out of every record offered that it overlaps, by its share of the overlap.
+struct Push<'a> {
     k: usize,
-    me: Vec4,
-    src: &[Vec4],
-    entries: &[u32],
-    resist: &[f32],
-    grid: &SpatialGrid,
-    reach: f32,
-) -> (Vec2, u8) {
-    let p = Vec2::new(me.x, me.y);
-    let (y, my_radius) = (me.z, me.w);
-    let mut corr = Vec2::ZERO;
-    let mut touch = NONE;
-    let near = Near { p, y, reach: my_radius, add_radius: true, skip: k };
-    let mine = resist[k];
-    grid.for_each_row(p, my_radius + reach, |a, b| {
-        for_each_near(src, a, b, false, &near, |kk| {
-            let e = src[kk];
-            let off = Vec2::new(me.x - e.x, me.y - e.y);
-            let d2 = off.length_squared();
-            let min = my_radius + e.w;
-            let other = resist[kk];
-            let share = other / (mine + other);
-            let d = d2.sqrt();
-            let dir = if d2 > 1e-12 {
-                off / d
+    p: Vec2,
+    radius: f32,
+    mine: f32,
+    src: &'a [Vec4],
+    entries: &'a [u32],
+    resist: &'a [f32],
+    corr: Vec2,
+    touch: u8,
+}
+
+impl<'a> Push<'a> {
+    #[inline(always)]
+    fn new(k: usize, me: Vec4, src: &'a [Vec4], entries: &'a [u32], resist: &'a [f32]) -> Self {
+        let p = Vec2::new(me.x, me.y);
+        Push { k, p, radius: me.w, mine: resist[k], src, entries, resist, corr: Vec2::ZERO, touch: NONE }
+    }
+
+    /// Record `kk` (not the agent's own, on its floor): pushed out of if it overlaps (the
+    /// grid's near test, `Near::holds`, as the same float operations).
+    #[inline(always)]
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
+    fn offer(&mut self, kk: usize) {
+        let e = self.src[kk];
+        let off = Vec2::new(self.p.x - e.x, self.p.y - e.y);
+        let d2 = off.length_squared();
+        let min = self.radius + e.w;
+        if d2 >= min * min {
+            return;
+        }
+        let other = self.resist[kk];
+        let share = other / (self.mine + other);
+        let d = d2.sqrt();
+        let dir = if d2 > 1e-12 {
+            off / d
+        } else {
+            // Coincident pair: opposite directions from one hash of the unordered pair.
+            let (i, j) = (self.entries[self.k], self.entries[kk]);
+            let (lo, hi) = if i < j { (i, j) } else { (j, i) };
+            let ang = (hash2(lo, hi) >> 8) as f32 * (std::f32::consts::TAU / 16_777_216.0);
+            let d = Vec2::new(ang.cos(), ang.sin());
+            if i < j {
+                d
             } else {
-                // Coincident pair: opposite directions from one hash of the unordered pair.
-                let (i, j) = (entries[k], entries[kk]);
-                let (lo, hi) = if i < j { (i, j) } else { (j, i) };
-                let ang = (hash2(lo, hi) >> 8) as f32 * (std::f32::consts::TAU / 16_777_216.0);
-                let d = Vec2::new(ang.cos(), ang.sin());
-                if i < j {
-                    d
-                } else {
-                    -d
-                }
-            };
-            let depth = min - d;
-            touch = touch.max(if depth > DEEP_OVERLAP * min { DEEP } else { TOUCHING });
-            corr += dir * (depth * share * RELAXATION);
-            true
-        })
-    });
-    // One pass never moves an agent by more than its radius: a body squeezed between many
-    // neighbours is eased out over a few steps instead of being launched.
-    (corr.clamp_length_max(my_radius), touch)
+                -d
+            }
+        };
+        let depth = min - d;
+        self.touch = self.touch.max(if depth > DEEP_OVERLAP * min { DEEP } else { TOUCHING });
+        self.corr += dir * (depth * share * RELAXATION);
+    }
+
+    /// The moved record and how the agent overlapped others (`NONE`, `TOUCHING` or `DEEP`).
+    /// One pass never moves an agent by more than its radius: a body squeezed between many
+    /// neighbours is eased out over a few steps instead of being launched.
+    #[inline(always)]
+    fn done(&self) -> (Vec4, u8) {
+        let me = self.src[self.k];
+        let corr = self.corr.clamp_length_max(self.radius);
+        (Vec4::new(me.x + corr.x, me.y + corr.y, me.z, me.w), self.touch)
+    }
 }
 
 #[cfg(test)]

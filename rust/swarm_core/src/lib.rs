@@ -14,6 +14,7 @@ pub mod breakable;
 pub mod camera;
 pub mod combat;
 pub mod config;
+pub mod contact_list;
 pub mod far_blocks;
 pub mod flow_field;
 pub mod formation;

@@ -15,6 +15,7 @@ use crate::agents::{AgentParams, Cycles};
 use crate::archetype::ArchetypeMaxima;
 use crate::body_blocking::BlockingScratch;
 use crate::combat::AttackEvent;
+use crate::contact_list::ContactLists;
 use crate::far_blocks;
 use crate::flow_field::IntegrationJob;
 use crate::lod::TierScratch;
@@ -53,6 +54,9 @@ pub struct Workspace {
     /// Body blocking's push resistances in the grid's cell order (`body_blocking::resistance`
     /// at each agent's rank), written by steering beside the records.
     pub(crate) blocking_resistance: Vec<f32>,
+    /// Body blocking's contact lists by grid rank (`contact_list`), written by Personal Space
+    /// in steering and by blocking's first pass where that walks the grid.
+    pub(crate) blocking_contacts: ContactLists,
     /// Per agent: ground-plane distance to its target (`INFINITY`: none), from the classification.
     pub(crate) lod_dist: Vec<f32>,
     pub(crate) lod_scratch: TierScratch,
@@ -111,6 +115,7 @@ impl Workspace {
             next_pos: Vec::with_capacity(cap),
             blocking_spare: Vec::with_capacity(cap),
             blocking_resistance: Vec::with_capacity(cap),
+            blocking_contacts: ContactLists::default(),
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: TierScratch::default(),
             sees: Vec::with_capacity(cap),
@@ -145,6 +150,7 @@ impl Workspace {
         self.events.clear();
         self.formation_arrivals.clear();
         self.stats = StepStats { ticks: state.ticks, ..StepStats::default() };
+        self.blocking_contacts.forget();
         self.restore_query_grid(state);
     }
 

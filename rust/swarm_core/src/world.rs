@@ -671,6 +671,7 @@ impl World {
             + b(&self.ws.next_pos)
             + b(&self.ws.blocking_spare)
             + b(&self.ws.blocking_resistance)
+            + self.ws.blocking_contacts.heap_bytes()
             + b(&self.ws.partials)
             + b(&self.ws.pressed)
             + b(&self.ws.far)

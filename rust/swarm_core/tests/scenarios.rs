@@ -742,6 +742,39 @@ fn agents_personal_space_proves_alone_skip_the_contact_solve_and_nobody_overlaps
 }
 
 #[test]
+fn a_packed_crowd_pressing_on_its_target_stays_apart_through_its_listed_contacts() {
+    // 600 agents spawned 0.7 m apart (bodies 0.8 m across: every neighbour overlaps) press on one
+    // target, every agent Full with dormancy off, so body blocking tests the contacts each
+    // agent's Personal Space scan listed, and walks the grid only where a scan could not list
+    // them all. The spawn's overlaps come apart and the crowd pressing on the target stays
+    // apart as deeply as walking the grid kept it.
+    let mut w = World::new(WorldSettings {
+        max_agents: 600,
+        seed: 11,
+        dormancy_enabled: false,
+        lod: swarm_core::LodSettings { enabled: false, ..Default::default() },
+        ..Default::default()
+    });
+    let arch = w.add_archetype(Archetype::default());
+    for i in 0..600 {
+        let (x, z) = ((i % 25) as f32 * 0.7, (i / 25) as f32 * 0.7);
+        w.spawn(arch, Vec3::new(x - 8.4, 0.0, z + 6.0)).unwrap();
+    }
+    w.register_target(Vec3::ZERO, 1.0);
+    assert!(max_overlap_fraction(&w) > 0.1);
+    let mut worst: f32 = 0.0;
+    for s in 0..600 {
+        w.step(DT);
+        if s >= 60 && s % 30 == 0 {
+            worst = worst.max(max_overlap_fraction(&w));
+        }
+    }
+    assert!(worst < 0.3, "agents overlap by {:.0}% of their radii", worst * 100.0);
+    let near = w.agents().pos.iter().filter(|p| flat(**p).length() < 8.0).count();
+    assert!(near > 150, "only {near} agents reached the target");
+}
+
+#[test]
 fn reduced_agents_blend_their_steering_only_on_their_updates() {
     // Everyone Reduced (no near band, a huge mid band, no Full slots): an agent's steering
     // changes only on the steps its throttled update falls on, and it still walks every step.

@@ -3,6 +3,7 @@
 
 use glam::Vec2;
 
+use crate::contact_list::Slots;
 use crate::noise::hash_dir;
 use crate::spatial_grid::SpatialGrid;
 
@@ -14,6 +15,10 @@ use crate::spatial_grid::SpatialGrid;
 /// `backward` walks the neighbours in reverse order: when the cap stops the walk early, the
 /// neighbours taken lean toward where it started, so callers pick the way per update (at random)
 /// and over updates the push leans no way.
+///
+/// The neighbours within `contact` go into `contacts` (their grid ranks, in the walk's order;
+/// see `contact_list`), and the third answer counts them where the scan is known to have seen
+/// them all (it covered `contact` and was not stopped by the cap); otherwise it is `u32::MAX`.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn personal_space(
@@ -26,9 +31,10 @@ pub fn personal_space(
     max_samples: u32,
     contact: f32,
     grid: &SpatialGrid,
-) -> (Vec2, bool) {
+    contacts: &mut Slots,
+) -> (Vec2, bool, u32) {
     if radius <= 0.0 {
-        return (Vec2::ZERO, false);
+        return (Vec2::ZERO, false, u32::MAX);
     }
     let asked = contact > 0.0 && contact <= radius;
     let mut s = Scan {
@@ -41,7 +47,9 @@ pub fn personal_space(
         acc: Vec2::ZERO,
         samples: 0,
         max_samples,
-        touching: !asked,
+        contacts,
+        // (A caller that did not ask counts as touching from the start; its list is not used.)
+        touching: !asked as u32,
     };
     // Straight over the grid's cell-ordered records (the agent's own is skipped by rank).
     grid.for_each_neighbour(
@@ -56,7 +64,11 @@ pub fn personal_space(
     // The push is nearly always within unit length already: a branch (which the processor
     // predicts) spares the square root and division of the clamp.
     let push = if s.acc.length_squared() > 1.0 { clamp_to_unit(s.acc) } else { s.acc };
-    (push, !s.touching)
+    // The walk stops once the cap is reached with a contact seen, and only then (a walk that
+    // got there on its last record counts as stopped too: its list is only not used).
+    let stopped = s.samples >= s.max_samples && s.touching != 0;
+    let listed = if asked && !stopped { s.touching } else { u32::MAX };
+    (push, s.touching == 0, listed)
 }
 
 /// `v.clamp_length_max(1.0)`, out of line so the common case stays a branch.
@@ -77,8 +89,12 @@ struct Scan<'a> {
     acc: Vec2,
     samples: u32,
     max_samples: u32,
-    /// A neighbour within the contact radius was seen (or the caller did not ask).
-    touching: bool,
+    /// The ranks of the neighbours within the contact radius seen so far (`touching` of them;
+    /// past the slots, they wrap round and the count says the list is too long).
+    contacts: &'a mut Slots,
+    /// How many neighbours within the contact radius were seen (one more where the caller did
+    /// not ask): none, where the agent is alone.
+    touching: u32,
 }
 
 impl Scan<'_> {
@@ -89,10 +105,13 @@ impl Scan<'_> {
         let e = self.sorted[k];
         let off = Vec2::new(self.p.x - e.x, self.p.y - e.y);
         let d2 = off.length_squared();
-        self.touching |= d2 < self.contact2;
+        // Listed without a branch on the contact test (a neighbour is in contact about as often
+        // as not): each is written into the next slot, which only a contact moves on from.
+        self.contacts[self.touching as usize % self.contacts.len()] = k as u32;
+        self.touching += (d2 < self.contact2) as u32;
         if self.samples >= self.max_samples {
             // Past the cap: only the contact test was wanted.
-            return !self.touching;
+            return self.touching == 0;
         }
         if d2 < 1e-12 {
             self.acc += hash_dir(self.seed, self.entries[k]);
@@ -101,6 +120,55 @@ impl Scan<'_> {
             self.acc += off * ((1.0 - d * self.inv_r) / d);
         }
         self.samples += 1;
-        !(self.samples >= self.max_samples && self.touching)
+        !(self.samples >= self.max_samples && self.touching != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use glam::Vec3;
+
+    use super::*;
+    use crate::contact_list::CAP;
+
+    /// Agent 0 at the origin among `others`; its Personal Space scan (radius 1.2, contact 0.95).
+    fn scan(others: &[(f32, f32)], cap: u32, backward: bool) -> (Vec<usize>, u32, bool) {
+        let mut pos = vec![Vec3::ZERO];
+        pos.extend(others.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)));
+        let mut g = SpatialGrid::with_capacity(pos.len());
+        g.rebuild(&pos, &|_| 0.4, 1.2);
+        let mut slots = [0; CAP + 1];
+        let (_, alone, listed) = personal_space(0, 7, backward, Vec2::ZERO, 0.0, 1.2, cap, 0.95, &g, &mut slots);
+        let ranks = slots.iter().take(listed.min(CAP as u32) as usize);
+        (ranks.map(|&k| g.order()[k as usize] as usize).collect(), listed, alone)
+    }
+
+    #[test]
+    fn the_scan_lists_every_neighbour_within_contact_in_its_walk_order() {
+        // Two within contact (agents 1 and 3), two within the radius only, one beyond it.
+        let others = [(0.5, 0.1), (1.0, 0.3), (-0.2, -0.6), (0.0, 1.1), (3.0, 0.0)];
+        for backward in [false, true] {
+            let (mut listed, count, alone) = scan(&others, 8, backward);
+            assert_eq!(count, 2);
+            assert!(!alone);
+            listed.sort_unstable();
+            assert_eq!(listed, vec![1, 3], "backward {backward}");
+        }
+        // Nobody within contact: an empty list, and alone.
+        let (listed, count, alone) = scan(&[(1.1, 0.0), (0.0, -1.0)], 8, false);
+        assert_eq!((listed.len(), count, alone), (0, 0, true));
+    }
+
+    #[test]
+    fn a_scan_the_cap_stopped_or_one_with_too_many_contacts_lists_nothing() {
+        // Five neighbours within contact and a cap of 2: the walk stops once it has 2 samples
+        // and a contact, before seeing them all.
+        let ring: Vec<(f32, f32)> = (0..5).map(|i| ((i as f32).cos() * 0.6, (i as f32).sin() * 0.6)).collect();
+        assert_eq!(scan(&ring, 2, false).1, u32::MAX);
+        assert_eq!(scan(&ring, 8, false).1, 5);
+        // More contacts than a list holds: counted past `CAP` (a list of them is no list).
+        let crowd: Vec<(f32, f32)> =
+            (0..CAP + 2).map(|i| ((i as f32 * 0.9).cos() * 0.7, (i as f32 * 0.9).sin() * 0.7)).collect();
+        assert_eq!(scan(&crowd, 64, false).1, CAP as u32 + 2);
     }
 }

@@ -1,13 +1,15 @@
 //! Stage 5, body blocking (see `body_blocking`): overlapping bodies are pushed apart over a few
-//! passes on the grid. Reads the push resistances by rank, flags, far-block statuses, tiers and
-//! the archetype maxima; writes `next_pos` (unless the positions stay in the grid's records,
-//! `write_back` false), the grid's records and the blocking buffers.
+//! passes on the grid. Reads the push resistances and contact lists by rank, flags, far-block
+//! statuses, tiers and the archetype maxima; writes `next_pos` (unless the positions stay in the
+//! grid's records, `write_back` false), the grid's records, the contact lists its first pass
+//! made and the blocking buffers.
 
 use glam::{Vec3, Vec4};
 
 use crate::archetype::ArchetypeMaxima;
 use crate::body_blocking::{self, BlockingScratch};
 use crate::config::WorldSettings;
+use crate::contact_list::ContactLists;
 use crate::far_blocks;
 use crate::spatial_grid::SpatialGrid;
 use crate::step::chunk::CHUNK;
@@ -20,6 +22,8 @@ pub(crate) fn block(
     settings: &WorldSettings,
     maxima: &ArchetypeMaxima,
     resistance: &[f32],
+    contacts: &mut ContactLists,
+    tick: u32,
     flags: &[u8],
     far: &[far_blocks::Status],
     turn_interval: u32,
@@ -49,6 +53,8 @@ pub(crate) fn block(
     body_blocking::resolve(
         next_pos,
         resistance,
+        contacts,
+        tick,
         flags,
         far,
         tier,

@@ -168,7 +168,14 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         far: &ws.far,
         turn_interval,
     };
-    steer::steer(&steer_in, a, &mut ws.next_pos, &mut ws.blocking_spare, &mut ws.blocking_resistance);
+    steer::steer(
+        &steer_in,
+        a,
+        &mut ws.next_pos,
+        &mut ws.blocking_spare,
+        &mut ws.blocking_resistance,
+        &mut ws.blocking_contacts,
+    );
     ws.stats.phases.steer = lap();
 
     let blocked = state.settings.body_blocking && n > 1;
@@ -181,6 +188,8 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
             &state.settings,
             &ws.maxima,
             &ws.blocking_resistance,
+            &mut ws.blocking_contacts,
+            state.ticks as u32,
             &a.flags,
             &ws.far,
             turn_interval,

@@ -4,7 +4,8 @@
 //! the grid, the flow field, the chaser counts and sight; writes `next_pos`, the agents'
 //! facing, turn rate, steering, target, retarget timer, cached pulls and flags, and (when body
 //! blocking runs) each agent's blocking record and push resistance at its grid rank in
-//! `blocking_spare` and `blocking_resistance`.
+//! `blocking_spare` and `blocking_resistance`; each Personal Space scan writes the contacts it
+//! listed at the agent's rank in `blocking_contacts` (`contact_list`).
 
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
@@ -14,6 +15,7 @@ use crate::agents::Agents;
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::body_blocking::{self, resistance};
 use crate::config::WorldSettings;
+use crate::contact_list::ContactLists;
 use crate::far_blocks;
 use crate::formation::{Formations, Seat};
 use crate::scatter::Scatter;
@@ -74,6 +76,7 @@ pub(crate) fn steer(
     next_pos: &mut [Vec3],
     blocking_spare: &mut Vec<Vec4>,
     blocking_resistance: &mut Vec<f32>,
+    blocking_contacts: &mut ContactLists,
 ) {
     let SteerIn {
         dt,
@@ -91,6 +94,10 @@ pub(crate) fn steer(
         far,
         turn_interval,
     } = *input;
+    // (Personal Space lists the contacts whether or not body blocking runs: one branch less
+    // in its scan.)
+    blocking_contacts.resize(a.pos.len());
+    let contacts = blocking_contacts.writer();
     let ctx = StepCtx {
         dt,
         far_turn: false,
@@ -98,6 +105,7 @@ pub(crate) fn steer(
         ground: if nav.is_some() { f32::NAN } else { settings.ground_height },
         // (A thousandth of a metre more for rounding.)
         isolation_reach: maxima.max_radius + 2.0 * maxima.max_speed * dt + 1e-3,
+        contacts: &contacts,
         tick: tick as u32,
         retarget_interval: settings.retarget_interval,
         hysteresis: settings.retarget_hysteresis,
