@@ -10,7 +10,7 @@ use crate::agents::{
 };
 use crate::archetype::ArchetypeRuntime;
 use crate::config::BehaviorProfile;
-use crate::contact_list::ContactWriter;
+use crate::contact_list::{self, ContactWriter};
 use crate::formation::routes::RouteField;
 use crate::formation::steer::{seat_move, SeatMove, LINE_CHECK_INTERVAL};
 use crate::formation::{Formations, Order, Seat};
@@ -485,25 +485,34 @@ impl<'a> StepCtx<'a> {
             // Alone within the reach of any contact this step's movement could make: body
             // blocking can skip the agent (`FLAG_ISOLATED`).
             let contact = a.params[a.i].radius + self.isolation_reach;
+            let (r, spacing) = (b.spacing_radius, self.grid);
             let alone;
-            let rank = self.grid.rank()[a.i] as usize;
-            // SAFETY: the agent's rank is its own (ranks are a permutation of the agents).
-            let slots = unsafe { self.contacts.slots(rank) };
-            let listed;
-            (st.ps_cache, alone, listed) = personal_space(
-                a.i as u32,
-                seed,
-                backward,
-                xz,
-                p.y,
-                b.spacing_radius,
-                samples,
-                contact,
-                self.grid,
-                slots,
-            );
-            // SAFETY: as above.
-            unsafe { self.contacts.finish(rank, self.tick, listed) };
+            if a.tiers[a.i] == FULL {
+                // A Full agent's scan lists its contacts for body blocking (`contact_list`).
+                let rank = self.grid.rank()[a.i] as usize;
+                // SAFETY: the agent's rank is its own (ranks are a permutation of the agents).
+                let slots = unsafe { self.contacts.slots(rank) };
+                let listed;
+                (st.ps_cache, alone, listed) =
+                    personal_space::<true>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, slots);
+                // SAFETY: as above.
+                unsafe { self.contacts.finish(rank, self.tick, listed) };
+            } else {
+                // The others' capped scans stop early too often for a list to pay.
+                let mut unused = [0; contact_list::CAP + 1];
+                (st.ps_cache, alone, _) = personal_space::<false>(
+                    a.i as u32,
+                    seed,
+                    backward,
+                    xz,
+                    p.y,
+                    r,
+                    samples,
+                    contact,
+                    spacing,
+                    &mut unused,
+                );
+            }
             if alone {
                 st.flags |= FLAG_ISOLATED;
             }

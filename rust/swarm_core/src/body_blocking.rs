@@ -7,7 +7,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agents::{FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
-use crate::contact_list::{ContactLists, Slots, CAP};
+use crate::contact_list::ContactLists;
 use crate::far_blocks;
 use crate::lod::FULL;
 use crate::noise::hash2;
@@ -104,8 +104,15 @@ pub fn resolve(
         let waits = |b: usize| far.get(b) == Some(&far_blocks::WAIT);
         let runs_first = |i: usize| !sits_out(flags[i]);
         compact(n, chunk, far_blocks::FAR_BLOCK, waits, counts, runs, runs_first, |i| rank[i]);
-        let first = Finding { tick, lists: true, first: Some(LIST_MARGIN_PER_PASS * iterations as f32) };
-        pass(grid, runs, spare, hit, contacts, resist, &reach, first);
+        // (Only an agent that may run a listed pass again lists what its walk met: see
+        // `again_after`.)
+        let margin = LIST_MARGIN_PER_PASS * iterations as f32;
+        let may_again = |i: u32| match far_blocks::level(far_blocks::of(far, i as usize)) {
+            Some(l) if l > 0 => true,
+            _ => tiers[i as usize] == FULL,
+        };
+        let list = |i: u32| (iterations > 1 && may_again(i)).then_some(margin);
+        pass(grid, runs, spare, hit, contacts, resist, &reach, Finding { tick, lists: true, list });
         // Whether agent `i` runs another pass after `done`, having overlapped as `touch` says in
         // the last: up to `iterations` passes while it overlaps anything for a Full-tier agent and
         // one of a far block on a turn above level 0; then, for the latter only while an overlap
@@ -127,7 +134,7 @@ pub fn resolve(
         while !again.is_empty() {
             // Up to `iterations` passes the contact lists hold every body within reach; the deep
             // passes of a far turn beyond (bodies moving far in a pass) walk the grid.
-            let later = Finding { tick, lists: done < iterations, first: None };
+            let later = Finding { tick, lists: done < iterations, list: |_| None };
             pass(grid, again, spare, hit, contacts, resist, &reach, later);
             done += 1;
             let (mut touched, entries) = (hit.iter(), grid.order());
@@ -206,13 +213,14 @@ const LIST_MARGIN_PER_PASS: f32 = 0.05;
 const PASS_CHUNK: usize = 256;
 
 /// How a pass finds an agent's neighbours: from its contact list (`contact_list`) where step
-/// `tick` wrote one (and `lists`), else by walking the grid; a first pass (`first`: the margin)
-/// lists what its walk met within that margin of touching, for the passes after.
+/// `tick` wrote one (and `lists`), else by walking the grid; where `list(i)` gives agent `i` a
+/// margin (a first pass, for an agent that may run again), its walk lists what it met within
+/// that margin of touching, for the passes after.
 #[derive(Clone, Copy)]
-struct Finding {
+struct Finding<L> {
     tick: u32,
     lists: bool,
-    first: Option<f32>,
+    list: L,
 }
 
 /// One pass for the agents at `ranks` (distinct; `reach(i)`: how far beyond its body agent `i`
@@ -229,7 +237,7 @@ fn pass(
     contacts: &mut ContactLists,
     resist: &[f32],
     reach: &(impl Fn(u32) -> f32 + Sync),
-    how: Finding,
+    how: Finding<impl Fn(u32) -> Option<f32> + Sync>,
 ) {
     if moved_to.len() < ranks.len() {
         moved_to.resize(ranks.len(), Vec4::ZERO);
@@ -253,21 +261,21 @@ fn pass(
                         push.offer(kk as usize);
                     }
                 } else {
-                    let mut spare: Slots = [0; CAP + 1];
-                    let slots = if how.first.is_some() { unsafe { lists.slots(k) } } else { &mut spare };
-                    let mut count = 0u32;
-                    let near =
-                        Near { p: push.p, y: me.z, reach: me.w + how.first.unwrap_or(0.0), add_radius: true, skip: k };
-                    g.for_each_row(push.p, me.w + reach(entries[k]), |a, b| {
-                        for_each_near(src, a, b, false, &near, |kk| {
-                            slots[count as usize % slots.len()] = kk as u32;
-                            count += 1;
-                            push.offer(kk);
-                            true
-                        })
-                    });
-                    if how.first.is_some() {
-                        unsafe { lists.finish(k, how.tick, count) };
+                    let walk_reach = me.w + reach(entries[k]);
+                    match (how.list)(entries[k]) {
+                        Some(margin) => {
+                            // SAFETY: as above.
+                            let slots = unsafe { lists.slots(k) };
+                            let mut count = 0u32;
+                            walk(g, k, me, walk_reach, margin, |kk| {
+                                slots[count as usize % slots.len()] = kk as u32;
+                                count += 1;
+                                push.offer(kk);
+                            });
+                            // SAFETY: as above.
+                            unsafe { lists.finish(k, how.tick, count) };
+                        }
+                        None => walk(g, k, me, walk_reach, 0.0, |kk| push.offer(kk)),
                     }
                 }
                 (*o, *h) = push.done();
@@ -279,6 +287,20 @@ fn pass(
             // SAFETY: the ranks of one pass are distinct (a filtered list of ranks).
             unsafe { records.write(k as usize, o) };
         }
+    });
+}
+
+/// The grid walk of the agent at rank `k` (record `me`) over the cells within `reach` of it,
+/// offering every record within `extra` of touching it (on its floor) to `met`.
+#[inline(always)]
+fn walk(g: &SpatialGrid, k: usize, me: Vec4, reach: f32, extra: f32, mut met: impl FnMut(usize)) {
+    let (src, p) = (g.sorted(), Vec2::new(me.x, me.y));
+    let near = Near { p, y: me.z, reach: me.w + extra, add_radius: true, skip: k };
+    g.for_each_row(p, reach, |a, b| {
+        for_each_near(src, a, b, false, &near, |kk| {
+            met(kk);
+            true
+        })
     });
 }
 

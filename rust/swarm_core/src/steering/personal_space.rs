@@ -16,12 +16,13 @@ use crate::spatial_grid::SpatialGrid;
 /// neighbours taken lean toward where it started, so callers pick the way per update (at random)
 /// and over updates the push leans no way.
 ///
-/// The neighbours within `contact` go into `contacts` (their grid ranks, in the walk's order;
-/// see `contact_list`), and the third answer counts them where the scan is known to have seen
-/// them all (it covered `contact` and was not stopped by the cap); otherwise it is `u32::MAX`.
+/// The neighbours within `contact` go into `contacts` where `LIST` (their grid ranks, in the
+/// walk's order; see `contact_list`), and the third answer counts them where the scan is known
+/// to have seen them all (it covered `contact` and was not stopped by the cap); otherwise it is
+/// `u32::MAX`.
 #[inline]
 #[allow(clippy::too_many_arguments)]
-pub fn personal_space(
+pub fn personal_space<const LIST: bool>(
     i: u32,
     seed: u32,
     backward: bool,
@@ -37,7 +38,7 @@ pub fn personal_space(
         return (Vec2::ZERO, false, u32::MAX);
     }
     let asked = contact > 0.0 && contact <= radius;
-    let mut s = Scan {
+    let mut s = Scan::<LIST> {
         p,
         inv_r: 1.0 / radius,
         contact2: contact * contact,
@@ -78,7 +79,7 @@ fn clamp_to_unit(v: Vec2) -> Vec2 {
     v.clamp_length_max(1.0)
 }
 
-struct Scan<'a> {
+struct Scan<'a, const LIST: bool> {
     p: Vec2,
     inv_r: f32,
     /// Squared contact radius (see `personal_space`).
@@ -97,7 +98,7 @@ struct Scan<'a> {
     touching: u32,
 }
 
-impl Scan<'_> {
+impl<const LIST: bool> Scan<'_, LIST> {
     /// Adds the push of record `k`, a neighbour within the radius (up to the cap; past it, only
     /// looks for a neighbour within contact); false once there is nothing left to learn.
     #[inline(always)]
@@ -107,7 +108,9 @@ impl Scan<'_> {
         let d2 = off.length_squared();
         // Listed without a branch on the contact test (a neighbour is in contact about as often
         // as not): each is written into the next slot, which only a contact moves on from.
-        self.contacts[self.touching as usize % self.contacts.len()] = k as u32;
+        if LIST {
+            self.contacts[self.touching as usize % self.contacts.len()] = k as u32;
+        }
         self.touching += (d2 < self.contact2) as u32;
         if self.samples >= self.max_samples {
             // Past the cap: only the contact test was wanted.
@@ -138,7 +141,8 @@ mod tests {
         let mut g = SpatialGrid::with_capacity(pos.len());
         g.rebuild(&pos, &|_| 0.4, 1.2);
         let mut slots = [0; CAP + 1];
-        let (_, alone, listed) = personal_space(0, 7, backward, Vec2::ZERO, 0.0, 1.2, cap, 0.95, &g, &mut slots);
+        let (_, alone, listed) =
+            personal_space::<true>(0, 7, backward, Vec2::ZERO, 0.0, 1.2, cap, 0.95, &g, &mut slots);
         let ranks = slots.iter().take(listed.min(CAP as u32) as usize);
         (ranks.map(|&k| g.order()[k as usize] as usize).collect(), listed, alone)
     }
