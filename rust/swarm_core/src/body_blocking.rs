@@ -49,13 +49,13 @@ fn sits_out(flags: u8) -> bool {
 /// `tiers` and `far` who runs again.
 ///
 /// An agent tests the records of its contact list (`contacts`, by rank, `contact_list`) where
-/// step `tick` wrote one: its Personal Space scan this step, which lists every record within
-/// the reach of the isolation proof (so every body it can overlap after this step's moves,
-/// whichever cells the grid filed them in). Otherwise its first pass walks the grid, with the
-/// query widened by `slack[status]`, its block's far status (`far_blocks::of`): how stale the
-/// grid's cells may be for the records it must find; and it lists what it found within
-/// `LIST_MARGIN_PER_PASS` a pass of touching for its later passes. The deep passes of a far turn
-/// beyond `iterations` always walk the grid.
+/// step `tick` wrote one: a Full-tier agent's Personal Space scan this step, which lists every
+/// record within the reach of the isolation proof (so every body it can overlap after this
+/// step's moves, whichever cells the grid filed them in). Otherwise its first pass walks the
+/// grid, with the query widened by `slack[status]`, its block's far status (`far_blocks::of`):
+/// how stale the grid's cells may be for the records it must find; and, if it may run again, it
+/// lists what it found within `LIST_MARGIN_PER_PASS` a pass of touching for its later passes.
+/// The deep passes of a far turn beyond `iterations` always walk the grid.
 ///
 /// The passes work on the grid's packed `(x, z, y, radius)` records, so neighbour loops read
 /// memory in cell order; the result is scattered back to `pos` at the end.
