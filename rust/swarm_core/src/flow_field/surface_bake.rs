@@ -184,9 +184,9 @@ impl SurfaceGrid {
 
     /// Labels connected components (walkable spans joined by links), numbered in the order of
     /// each one's lowest span id. Union-find with the lower id as the root, so a root is its
-    /// component's lowest span: each chunk of spans joins the links inside it on all threads
-    /// (spans are in row order, so memory is read in order), then the few links between chunks
-    /// are joined in order, then every span finds its root on all threads and the roots are
+    /// component's lowest span: each chunk of spans joins the orthogonal links inside it on all
+    /// threads (spans are in row order, so memory is read in order), then the few links between
+    /// chunks are joined in order, then every span finds its root on all threads and the roots are
     /// numbered in id order.
     fn components(&self) -> Vec<u32> {
         let n = self.height.len();
@@ -201,7 +201,9 @@ impl SurfaceGrid {
                     if !self.walkable[s as usize] {
                         continue;
                     }
-                    for &t in &self.links[s as usize] {
+                    // Only the orthogonal links (even directions): a diagonal link only closes a 2x2
+                    // block whose orthogonal links all hold, so it joins nothing they do not.
+                    for &t in self.links[s as usize].iter().step_by(2) {
                         // Links are mutual: the lower span joins each pair.
                         if t == NONE || t < s {
                             continue;
