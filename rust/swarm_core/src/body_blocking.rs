@@ -7,7 +7,7 @@ use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
 use crate::agents::{FLAG_COASTING, FLAG_HOLDING, FLAG_ISOLATED};
-use crate::contact_list::ContactLists;
+use crate::contact_list::{self, ContactLists};
 use crate::far_blocks;
 use crate::lod::FULL;
 use crate::noise::hash2;
@@ -268,7 +268,7 @@ fn pass(
                             let slots = unsafe { lists.slots(k) };
                             let mut count = 0u32;
                             walk(g, k, me, walk_reach, margin, |kk| {
-                                slots[count as usize % slots.len()] = kk as u32;
+                                contact_list::put(slots, count, kk);
                                 count += 1;
                                 push.offer(kk);
                             });

@@ -17,6 +17,14 @@ pub const CAP: usize = 7;
 /// overflowed.
 pub type Slots = [u32; CAP + 1];
 
+/// Writes rank `k` into the slot that a list's running `count` points at. Past the slots the
+/// writes wrap round; the count alone then says the list overflowed (more than `CAP`), so a
+/// scan can write every record it meets and move the count on only for those it keeps.
+#[inline(always)]
+pub fn put(slots: &mut Slots, count: u32, k: usize) {
+    slots[count as usize % slots.len()] = k as u32;
+}
+
 /// Every grid rank's contact list: its slots, and the step and count it was written with.
 #[derive(Clone, Debug, Default)]
 pub struct ContactLists {
@@ -131,7 +139,9 @@ mod tests {
             // SAFETY: one thread, each rank used once.
             unsafe {
                 let s = w.slots(2);
-                s[..3].copy_from_slice(&[9, 4, 7]);
+                for (count, k) in [9, 4, 7].into_iter().enumerate() {
+                    put(s, count as u32, k);
+                }
                 w.finish(2, 5, 3);
                 w.slots(3)[0] = 1;
                 w.finish(3, 5, CAP as u32 + 1);

@@ -3,7 +3,7 @@
 
 use glam::Vec2;
 
-use crate::contact_list::Slots;
+use crate::contact_list::{self, Slots};
 use crate::noise::hash_dir;
 use crate::spatial_grid::SpatialGrid;
 
@@ -109,7 +109,7 @@ impl<const LIST: bool> Scan<'_, LIST> {
         // Listed without a branch on the contact test (a neighbour is in contact about as often
         // as not): each is written into the next slot, which only a contact moves on from.
         if LIST {
-            self.contacts[self.touching as usize % self.contacts.len()] = k as u32;
+            contact_list::put(self.contacts, self.touching, k);
         }
         self.touching += (d2 < self.contact2) as u32;
         if self.samples >= self.max_samples {
