@@ -400,25 +400,22 @@ impl<'a> Push<'a> {
             return;
         }
         let other = self.resist[kk];
-        let share = other / (self.mine + other);
         let d = d2.sqrt();
-        let dir = if d2 > 1e-12 {
-            off / d
+        let depth = min - d;
+        self.touch = self.touch.max(if depth > DEEP_OVERLAP * min { DEEP } else { TOUCHING });
+        // Out along the unit offset by its share of the overlap, `other / (mine + other)`:
+        // one division for the share and the unit offset together (each takes several times
+        // an addition's time, and a crowd offers several overlaps a run).
+        self.corr += if d2 > 1e-12 {
+            off * (depth * other * RELAXATION / ((self.mine + other) * d))
         } else {
             // Coincident pair: opposite directions from one hash of the unordered pair.
             let (i, j) = (self.entries[self.k], self.entries[kk]);
             let (lo, hi) = if i < j { (i, j) } else { (j, i) };
             let ang = (hash2(lo, hi) >> 8) as f32 * (std::f32::consts::TAU / 16_777_216.0);
-            let d = Vec2::new(ang.cos(), ang.sin());
-            if i < j {
-                d
-            } else {
-                -d
-            }
+            let dir = Vec2::new(ang.cos(), ang.sin()) * if i < j { 1.0 } else { -1.0 };
+            dir * (depth * (other / (self.mine + other)) * RELAXATION)
         };
-        let depth = min - d;
-        self.touch = self.touch.max(if depth > DEEP_OVERLAP * min { DEEP } else { TOUCHING });
-        self.corr += dir * (depth * share * RELAXATION);
     }
 
     /// The moved record and how the agent overlapped others (`NONE`, `TOUCHING` or `DEEP`).

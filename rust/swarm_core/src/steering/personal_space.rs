@@ -17,9 +17,13 @@ use crate::spatial_grid::SpatialGrid;
 /// and over updates the push leans no way.
 ///
 /// The neighbours within `contact` go into `contacts` where `LIST` (their grid ranks, in the
-/// walk's order; see `contact_list`), and the third answer counts them where the scan is known
-/// to have seen them all (it covered `contact` and was not stopped by the cap); otherwise it is
-/// `u32::MAX`.
+/// walk's order; see `contact_list`), and the third answer counts them where the scan covered
+/// `contact`; otherwise it is `u32::MAX`. A listing scan goes on past the sample cap to the end of
+/// its walk, only testing for contact and listing, so that its list is whole (in a packed crowd
+/// the cap stops about one scan in ten, and the list spares body blocking a walk of the grid for
+/// it); it stops once the list is too long to keep (`contact_list::CAP`), and the count is then
+/// past `CAP` but may stop short of all. Without `LIST` the count is known only where the cap did
+/// not stop the walk.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 pub fn personal_space<const LIST: bool>(
@@ -65,9 +69,9 @@ pub fn personal_space<const LIST: bool>(
     // The push is nearly always within unit length already: a branch (which the processor
     // predicts) spares the square root and division of the clamp.
     let push = if s.acc.length_squared() > 1.0 { clamp_to_unit(s.acc) } else { s.acc };
-    // The walk stops once the cap is reached with a contact seen, and only then (a walk that
-    // got there on its last record counts as stopped too: its list is only not used).
-    let stopped = s.samples >= s.max_samples && s.touching != 0;
+    // Without `LIST` the walk stops once the cap is reached with a contact seen (a walk that got
+    // there on its last record counts as stopped too: its count is only not used).
+    let stopped = !LIST && s.samples >= s.max_samples && s.touching != 0;
     let listed = if asked && !stopped { s.touching } else { u32::MAX };
     (push, s.touching == 0, listed)
 }
@@ -100,7 +104,7 @@ struct Scan<'a, const LIST: bool> {
 
 impl<const LIST: bool> Scan<'_, LIST> {
     /// Adds the push of record `k`, a neighbour within the radius (up to the cap; past it, only
-    /// looks for a neighbour within contact); false once there is nothing left to learn.
+    /// looks for neighbours within contact); false once there is nothing left to learn.
     #[inline(always)]
     fn take(&mut self, k: usize) -> bool {
         let e = self.sorted[k];
@@ -114,7 +118,7 @@ impl<const LIST: bool> Scan<'_, LIST> {
         self.touching += (d2 < self.contact2) as u32;
         if self.samples >= self.max_samples {
             // Past the cap: only the contact test was wanted.
-            return self.touching == 0;
+            return self.past_cap();
         }
         if d2 < 1e-12 {
             self.acc += hash_dir(self.seed, self.entries[k]);
@@ -123,7 +127,18 @@ impl<const LIST: bool> Scan<'_, LIST> {
             self.acc += off * ((1.0 - d * self.inv_r) / d);
         }
         self.samples += 1;
-        !(self.samples >= self.max_samples && self.touching != 0)
+        self.samples < self.max_samples || self.past_cap()
+    }
+
+    /// Whether a walk past the cap goes on: a listing one while its list can still be kept,
+    /// another until it finds a contact (it only asks whether there is one).
+    #[inline(always)]
+    fn past_cap(&self) -> bool {
+        if LIST {
+            self.touching as usize <= contact_list::CAP
+        } else {
+            self.touching == 0
+        }
     }
 }
 
@@ -164,15 +179,31 @@ mod tests {
     }
 
     #[test]
-    fn a_scan_the_cap_stopped_or_one_with_too_many_contacts_lists_nothing() {
-        // Five neighbours within contact and a cap of 2: the walk stops once it has 2 samples
-        // and a contact, before seeing them all.
+    fn a_listing_scan_lists_past_the_cap_until_the_list_is_too_long() {
+        // Five neighbours within contact and a cap of 2: the walk goes on past its 2 samples,
+        // listing, and sees them all.
         let ring: Vec<(f32, f32)> = (0..5).map(|i| ((i as f32).cos() * 0.6, (i as f32).sin() * 0.6)).collect();
-        assert_eq!(scan(&ring, 2, false).1, u32::MAX);
+        for backward in [false, true] {
+            let (mut listed, count, alone) = scan(&ring, 2, backward);
+            listed.sort_unstable();
+            assert_eq!((listed, count, alone), (vec![1, 2, 3, 4, 5], 5, false));
+        }
         assert_eq!(scan(&ring, 8, false).1, 5);
+        // The push is the capped one either way: the same as a scan that does not list.
+        let mut pos = vec![Vec3::ZERO];
+        pos.extend(ring.iter().map(|&(x, z)| Vec3::new(x, 0.0, z)));
+        let mut g = SpatialGrid::with_capacity(pos.len());
+        g.rebuild(&pos, &|_| 0.4, 1.2);
+        let mut slots = [0; CAP + 1];
+        let listing = personal_space::<true>(0, 7, false, Vec2::ZERO, 0.0, 1.2, 2, 0.95, &g, &mut slots);
+        let plain = personal_space::<false>(0, 7, false, Vec2::ZERO, 0.0, 1.2, 2, 0.95, &g, &mut slots);
+        assert_eq!((listing.0, listing.1), (plain.0, plain.1));
+        assert_eq!(plain.2, u32::MAX, "a scan that does not list stops at the cap");
         // More contacts than a list holds: counted past `CAP` (a list of them is no list).
         let crowd: Vec<(f32, f32)> =
             (0..CAP + 2).map(|i| ((i as f32 * 0.9).cos() * 0.7, (i as f32 * 0.9).sin() * 0.7)).collect();
         assert_eq!(scan(&crowd, 64, false).1, CAP as u32 + 2);
+        // Past its cap, the walk stops as soon as the list is too long: counted past `CAP`.
+        assert!(scan(&crowd, 2, false).1 > CAP as u32);
     }
 }
