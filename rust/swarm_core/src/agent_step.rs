@@ -18,7 +18,6 @@ use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
 use crate::noise::hash01;
 use crate::perception::{memory::spot_steer, Awareness, INVESTIGATING, SEARCHING};
-use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
 use crate::steering::{
     approach::{approach, slot_dir},
@@ -100,11 +99,13 @@ pub(crate) struct AgentState {
     pub steer: Vec2,
     pub target: u32,
     pub flags: u8,
-    pub ps_cache: Vec2,
-    /// Approach steering and goal direction.
-    pub approach_cache: [Vec2; 2],
-    /// Hold Nearby and Out-of-Sight pulls.
-    pub group_cache: [Snorm2; 2],
+    /// This step's Personal Space pull (Surround Shape's lane slide reads it).
+    pub spacing: Vec2,
+    /// The goal direction of the agent's last approach: a Reduced agent holding its steering
+    /// faces it (the steering pass reads it from storage only for a holding step).
+    pub goal: Vec2,
+    /// Whether this step's approach set `goal` (the steering pass then stores it).
+    pub approached: bool,
     /// Place in a formation order.
     pub seat: Seat,
 }
@@ -130,20 +131,21 @@ impl Contributions {
 /// What the Importance LOD gate decided for an agent that runs its full step.
 #[derive(Clone, Copy)]
 pub(crate) struct Gate {
-    /// Neighbour-based and approach pulls are recomputed this step.
+    /// The agent updates its steering this step: every pull it blends is computed afresh. (An
+    /// agent that is not due holds its steering or coasts: no step blends an old pull.)
     due: bool,
-    /// Between its updates a Reduced agent holds its steering: it moves and turns, but blends
-    /// nothing (its cached pulls would give nearly the same blend).
+    /// Between its updates a Reduced agent holds its steering: it moves and turns, facing the
+    /// goal of its last update, but blends nothing (its pulls would give nearly the same blend).
     hold: bool,
     /// Seconds this step's steering smoothing covers (a throttled agent's whole interval).
     dt: f32,
 }
 
 impl Gate {
-    /// Whether the cached pulls are recomputed this step (only then do they change).
+    /// Whether the agent holds its steering this step (it then faces its stored goal).
     #[inline]
-    pub fn due(self) -> bool {
-        self.due
+    pub fn holds(self) -> bool {
+        self.hold
     }
 }
 
@@ -257,10 +259,12 @@ impl<'a> StepCtx<'a> {
         } else if hold {
             // Facing still follows the (cached) goal, unless the agent is not chasing it.
             if rt.acts_on_target(&a.aware[i]) {
-                goal = st.approach_cache[1];
+                goal = st.goal;
             }
         } else if st.flags & FLAG_DORMANT == 0 {
-            goal = self.behaviours(a, st, rt, &mut c, due, samples);
+            // (Only a due agent gets here: one between its updates holds or coasts.)
+            debug_assert!(due);
+            goal = self.behaviours(a, st, rt, &mut c, samples);
             raw = c.0.result();
             // Idle Motion fills in only when nothing else moves the agent.
             if b.use_idle_motion {
@@ -325,7 +329,7 @@ impl<'a> StepCtx<'a> {
         let mv = seat_move(order, &mut st.seat, p, cell, speed, self.time, check_line, field);
         c.add(FORMATION_WEIGHT, mv.pull);
         if b.use_personal_space {
-            c.add(b.spacing_strength, self.spacing(a, st, b, true, samples));
+            c.add(b.spacing_strength, self.spacing(a, st, b, samples));
         }
         mv
     }
@@ -340,9 +344,8 @@ impl<'a> StepCtx<'a> {
         }
     }
 
-    /// Adds every enabled behaviour's pull (except Idle Motion); returns the goal direction.
-    /// Neighbour-based and approach pulls are recomputed when `due` (with at most `samples`
-    /// neighbours) and reused from the caches otherwise.
+    /// Adds every enabled behaviour's pull (except Idle Motion), the neighbour-based ones from at
+    /// most `samples` neighbours; returns the goal direction.
     #[inline]
     fn behaviours(
         &self,
@@ -350,7 +353,6 @@ impl<'a> StepCtx<'a> {
         st: &mut AgentState,
         rt: &ArchetypeRuntime,
         c: &mut Contributions,
-        due: bool,
         samples: u32,
     ) -> Vec2 {
         let i = a.i;
@@ -394,21 +396,19 @@ impl<'a> StepCtx<'a> {
                             queued = true;
                         }
                     }
-                    if due {
-                        // Around walls the target's flow field leads; with a clear run the slot.
-                        let field =
-                            self.nav.and_then(|n| n.steer(st.target, a.cells[i], a.pos[i], dist, b.surround_near_band));
-                        st.approach_cache = match field {
-                            Some(dir) => [dir, dir],
-                            None => {
-                                let ap = approach(p, tp, tv, dist, slot_dir(seed), radius, b);
-                                [ap.steer, ap.goal_dir]
-                            }
-                        };
-                    }
-                    let [s, g] = st.approach_cache;
+                    // Around walls the target's flow field leads; with a clear run the slot.
+                    let field =
+                        self.nav.and_then(|n| n.steer(st.target, a.cells[i], a.pos[i], dist, b.surround_near_band));
+                    let [s, g] = match field {
+                        Some(dir) => [dir, dir],
+                        None => {
+                            let ap = approach(p, tp, tv, dist, slot_dir(seed), radius, b);
+                            [ap.steer, ap.goal_dir]
+                        }
+                    };
                     c.add(b.approach_weight, s);
                     goal = g;
+                    (st.goal, st.approached) = (g, true);
                     if queued {
                         // Queued agents circle, waiting for their turn.
                         c.add(b.approach_weight * b.queue_circle_strength, orbit(p, tp, radius, 0, seed));
@@ -434,13 +434,13 @@ impl<'a> StepCtx<'a> {
                 }
             }
             if b.use_personal_space {
-                c.add(b.spacing_strength, self.spacing(a, st, b, due, samples));
+                c.add(b.spacing_strength, self.spacing(a, st, b, samples));
                 if b.use_surround_shape && dist < b.surround_near_band {
-                    c.add(b.spacing_strength, surround_shape::lane_slide(p, tp, st.ps_cache, b.lane_slide_strength));
+                    c.add(b.spacing_strength, surround_shape::lane_slide(p, tp, st.spacing, b.lane_slide_strength));
                 }
             }
             if b.use_out_of_sight && !sees {
-                c.add(b.approach_weight, self.follow(a, st, b, due, samples));
+                c.add(b.approach_weight, self.follow(a, b, samples));
             }
         } else {
             if let Some(w) = aware.filter(|w| w.mode == SEARCHING || w.mode == INVESTIGATING) {
@@ -457,85 +457,59 @@ impl<'a> StepCtx<'a> {
                 goal = s.normalize_or_zero();
             }
             if b.use_personal_space {
-                c.add(b.spacing_strength, self.spacing(a, st, b, due, samples));
+                c.add(b.spacing_strength, self.spacing(a, st, b, samples));
             }
             if aware.is_some() && b.use_out_of_sight {
-                c.add(b.approach_weight, self.follow(a, st, b, due, samples));
+                c.add(b.approach_weight, self.follow(a, b, samples));
             }
         }
         if b.use_hold_nearby {
-            if due {
-                let n = b.hold_max_samples.min(samples.max(2));
-                st.group_cache[0] = Snorm2::new(hold_nearby(i as u32, p, y, b.hold_radius, n, self.grid));
-            }
-            c.add(b.hold_strength, st.group_cache[0].get());
+            let n = b.hold_max_samples.min(samples.max(2));
+            c.add(b.hold_strength, hold_nearby(i as u32, p, y, b.hold_radius, n, self.grid));
         }
         goal
     }
 
-    /// Personal Space: recomputed when due (with at most `samples` neighbours), cached between.
+    /// Personal Space, from at most `samples` neighbours.
     #[inline]
-    fn spacing(&self, a: &AgentIn, st: &mut AgentState, b: &BehaviorProfile, due: bool, samples: u32) -> Vec2 {
-        if due {
-            let p = a.pos[a.i];
-            let xz = Vec2::new(p.x, p.z);
-            let seed = a.seeds[a.i];
-            // Which way the capped walk goes, by a coin per update (see `personal_space`).
-            let backward = crate::noise::hash2(seed, self.tick) & 1 == 1;
-            // Alone within the reach of any contact this step's movement could make: body
-            // blocking can skip the agent (`FLAG_ISOLATED`).
-            let contact = a.params[a.i].radius + self.isolation_reach;
-            let (r, spacing) = (b.spacing_radius, self.grid);
-            let alone;
-            if a.tiers[a.i] == FULL {
-                // A Full agent's scan lists its contacts for body blocking (`contact_list`).
-                let rank = self.grid.rank()[a.i] as usize;
-                // SAFETY: the agent's rank is its own (ranks are a permutation of the agents).
-                let slots = unsafe { self.contacts.slots(rank) };
-                let listed;
-                (st.ps_cache, alone, listed) =
-                    personal_space::<true>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, slots);
-                // SAFETY: as above.
-                unsafe { self.contacts.finish(rank, self.tick, listed) };
-            } else {
-                // The others' capped scans stop early too often for a list to pay.
-                let mut unused = [0; contact_list::CAP + 1];
-                (st.ps_cache, alone, _) = personal_space::<false>(
-                    a.i as u32,
-                    seed,
-                    backward,
-                    xz,
-                    p.y,
-                    r,
-                    samples,
-                    contact,
-                    spacing,
-                    &mut unused,
-                );
-            }
-            if alone {
-                st.flags |= FLAG_ISOLATED;
-            }
+    fn spacing(&self, a: &AgentIn, st: &mut AgentState, b: &BehaviorProfile, samples: u32) -> Vec2 {
+        let p = a.pos[a.i];
+        let xz = Vec2::new(p.x, p.z);
+        let seed = a.seeds[a.i];
+        // Which way the capped walk goes, by a coin per update (see `personal_space`).
+        let backward = crate::noise::hash2(seed, self.tick) & 1 == 1;
+        // Alone within the reach of any contact this step's movement could make: body
+        // blocking can skip the agent (`FLAG_ISOLATED`).
+        let contact = a.params[a.i].radius + self.isolation_reach;
+        let (r, spacing) = (b.spacing_radius, self.grid);
+        let alone;
+        if a.tiers[a.i] == FULL {
+            // A Full agent's scan lists its contacts for body blocking (`contact_list`).
+            let rank = self.grid.rank()[a.i] as usize;
+            // SAFETY: the agent's rank is its own (ranks are a permutation of the agents).
+            let slots = unsafe { self.contacts.slots(rank) };
+            let listed;
+            (st.spacing, alone, listed) =
+                personal_space::<true>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, slots);
+            // SAFETY: as above.
+            unsafe { self.contacts.finish(rank, self.tick, listed) };
+        } else {
+            // The others' capped scans stop early too often for a list to pay.
+            let mut unused = [0; contact_list::CAP + 1];
+            (st.spacing, alone, _) =
+                personal_space::<false>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, &mut unused);
         }
-        st.ps_cache
+        if alone {
+            st.flags |= FLAG_ISOLATED;
+        }
+        st.spacing
     }
 
-    /// Out-of-Sight Fallback: toward allies that see the target; recomputed when due, cached between.
+    /// Out-of-Sight Fallback: toward allies that see the target, from at most `samples` of them.
     #[inline]
-    fn follow(&self, a: &AgentIn, st: &mut AgentState, b: &BehaviorProfile, due: bool, samples: u32) -> Vec2 {
-        if due {
-            let p = a.pos[a.i];
-            let n = b.follow_max_samples.min(samples.max(2));
-            st.group_cache[1] = Snorm2::new(follow_seers(
-                a.i as u32,
-                Vec2::new(p.x, p.z),
-                p.y,
-                b.follow_radius,
-                n,
-                self.grid,
-                self.sees,
-            ));
-        }
-        st.group_cache[1].get()
+    fn follow(&self, a: &AgentIn, b: &BehaviorProfile, samples: u32) -> Vec2 {
+        let p = a.pos[a.i];
+        let n = b.follow_max_samples.min(samples.max(2));
+        follow_seers(a.i as u32, Vec2::new(p.x, p.z), p.y, b.follow_radius, n, self.grid, self.sees)
     }
 }

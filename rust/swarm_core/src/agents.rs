@@ -76,15 +76,7 @@ macro_rules! each_array {
             $body;
         }
         {
-            let $v = &mut $s.ps_cache;
-            $body;
-        }
-        {
-            let $v = &mut $s.approach_cache;
-            $body;
-        }
-        {
-            let $v = &mut $s.group_cache;
+            let $v = &mut $s.goal;
             $body;
         }
         {
@@ -178,12 +170,10 @@ pub struct Agents {
     pub tier: Vec<u8>,
     /// Seconds spent far from the target and off camera (dormancy countdown).
     pub dormant_timer: Vec<f32>,
-    /// Cached Personal Space result, reused between throttled updates.
-    pub ps_cache: Vec<Snorm2>,
-    /// Cached approach steering and goal direction, reused between throttled updates.
-    pub approach_cache: Vec<[Snorm2; 2]>,
-    /// Cached Hold Nearby and Out-of-Sight pulls.
-    pub group_cache: Vec<[Snorm2; 2]>,
+    /// The goal direction of the agent's last approach, which it faces while it holds its
+    /// steering between Importance LOD updates. (No pull is kept otherwise: each is recomputed
+    /// on the step that blends it.)
+    pub goal: Vec<Snorm2>,
     /// Swing phase and timers.
     pub attack: Vec<AttackState>,
     /// Seconds of hit flash left (visuals read it).
@@ -227,9 +217,7 @@ impl Agents {
             seed: Vec::with_capacity(cap),
             tier: Vec::with_capacity(cap),
             dormant_timer: Vec::with_capacity(cap),
-            ps_cache: Vec::with_capacity(cap),
-            approach_cache: Vec::with_capacity(cap),
-            group_cache: Vec::with_capacity(cap),
+            goal: Vec::with_capacity(cap),
             attack: Vec::with_capacity(cap),
             flash: Vec::with_capacity(cap),
             cell: Vec::with_capacity(cap),
@@ -265,9 +253,7 @@ impl Agents {
         self.seed.push(a.seed);
         self.tier.push(crate::lod::FULL);
         self.dormant_timer.push(0.0);
-        self.ps_cache.push(Snorm2::ZERO);
-        self.approach_cache.push([Snorm2::ZERO; 2]);
-        self.group_cache.push([Snorm2::ZERO; 2]);
+        self.goal.push(Snorm2::ZERO);
         self.attack.push(AttackState::default());
         self.flash.push(0.0);
         self.cell.push(a.cell);
@@ -394,9 +380,7 @@ impl Agents {
             self.seed.len(),
             self.tier.len(),
             self.dormant_timer.len(),
-            self.ps_cache.len(),
-            self.approach_cache.len(),
-            self.group_cache.len(),
+            self.goal.len(),
             self.attack.len(),
             self.flash.len(),
             self.cell.len(),

@@ -28,6 +28,7 @@ pub mod noise;
 pub mod perception;
 pub mod sanitize;
 pub mod save;
+mod save_v3;
 pub mod scatter;
 pub mod snorm;
 pub mod spatial_grid;

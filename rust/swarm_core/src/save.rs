@@ -3,8 +3,8 @@
 //! Layout (little-endian): 4-byte magic `SWSV`, format version (u32), payload length (u32),
 //! CRC-32 of the payload (u32), then the payload: the state and the host's names for its target
 //! slots and archetypes with the state it keeps beside the world (`HostNames`, `HostPart`; an
-//! engine layer stores node and resource paths there). Format 2, the same without host parts,
-//! still reads. Reading never trusts a number it has not checked: the frame's length must match
+//! engine layer stores node and resource paths there). Formats 3 (agents with three columns of
+//! cached steering pulls, `save_v3`) and 2 (those and no host parts) still read. Reading never trusts a number it has not checked: the frame's length must match
 //! the bytes present and stay under `MAX_PAYLOAD`, every length postcard reads is bounded by the
 //! bytes left (it allocates no more than it has read), and the decoded state and host parts are
 //! validated as a whole (`SimState::validate`, `HostNames::validate`) before a world is built on
@@ -15,14 +15,15 @@ use std::fmt;
 use serde::{Deserialize, Serialize};
 
 use crate::host_parts::{HostPart, MAX_PARTS};
+use crate::save_v3::SimStateV3;
 use crate::state::SimState;
 use crate::world::World;
 
 /// First four bytes of every save.
 pub const MAGIC: [u8; 4] = *b"SWSV";
 /// The format this build writes. Bump it whenever the serde form of the payload changes.
-pub const VERSION: u32 = 3;
-/// The oldest format this build still reads: 2, the same world without host parts.
+pub const VERSION: u32 = 4;
+/// The oldest format this build still reads: 2, format 3's world without host parts.
 pub const OLDEST_VERSION: u32 = 2;
 /// Magic, version, length, checksum.
 pub const HEADER_LEN: usize = 16;
@@ -211,12 +212,18 @@ pub fn decode_payload(payload: &[u8]) -> Result<(SimState, HostNames), LoadError
 /// A validated state and its host names from a payload of format `version`.
 fn decode_payload_of(version: u32, payload: &[u8]) -> Result<(SimState, HostNames), LoadError> {
     let malformed = |e: postcard::Error| LoadError::Malformed(e.to_string());
-    let ((mut state, names), rest): ((SimState, HostNames), &[u8]) = if version == 2 {
-        let ((state, v2), rest): ((SimState, HostNamesV2), &[u8]) =
-            postcard::take_from_bytes(payload).map_err(malformed)?;
-        ((state, HostNames { targets: v2.targets, archetypes: v2.archetypes, parts: Vec::new() }), rest)
-    } else {
-        postcard::take_from_bytes(payload).map_err(malformed)?
+    let ((mut state, names), rest): ((SimState, HostNames), &[u8]) = match version {
+        2 => {
+            let ((state, v2), rest): ((SimStateV3, HostNamesV2), &[u8]) =
+                postcard::take_from_bytes(payload).map_err(malformed)?;
+            ((state.into(), HostNames { targets: v2.targets, archetypes: v2.archetypes, parts: Vec::new() }), rest)
+        }
+        3 => {
+            let ((state, names), rest): ((SimStateV3, HostNames), &[u8]) =
+                postcard::take_from_bytes(payload).map_err(malformed)?;
+            ((state.into(), names), rest)
+        }
+        _ => postcard::take_from_bytes(payload).map_err(malformed)?,
     };
     if !rest.is_empty() {
         return Err(LoadError::Malformed(format!("{} bytes left after the world", rest.len())));
@@ -386,7 +393,33 @@ mod tests {
         assert!(err.contains("saved twice"), "{err}");
     }
 
-    /// Format 2 (no host parts) still loads, with no parts.
+    /// Format 3 (three columns of cached pulls per agent) still loads, and steps on as the world
+    /// saved does.
+    #[test]
+    fn format_3_saves_still_load() {
+        let mut w = world();
+        let names = HostNames { targets: vec![(0, "../Player".into())], ..Default::default() };
+        let payload = postcard::to_stdvec(&(crate::save_v3::as_v3(w.state()), &names)).unwrap();
+        let mut bytes = frame(&payload);
+        bytes[4..8].copy_from_slice(&3u32.to_le_bytes());
+        let (state, back) = decode_named(&bytes).unwrap();
+        assert_eq!(back, names);
+        let mut loaded = World::from_state(state);
+        assert_eq!(loaded.save(), w.save());
+        for _ in 0..30 {
+            w.step(1.0 / 60.0);
+            loaded.step(1.0 / 60.0);
+        }
+        assert_eq!(loaded.save(), w.save());
+        // A column of another length is refused, as in any save.
+        let mut short = crate::save_v3::as_v3(w.state());
+        short.truncate_goals();
+        let mut bytes = frame(&postcard::to_stdvec(&(short, &names)).unwrap());
+        bytes[4..8].copy_from_slice(&3u32.to_le_bytes());
+        assert!(decode_named(&bytes).unwrap_err().to_string().contains("columns differ in length"));
+    }
+
+    /// Format 2 (format 3 without host parts) still loads, with no parts.
     #[test]
     fn format_2_saves_still_load() {
         #[derive(Serialize)]
@@ -396,7 +429,8 @@ mod tests {
         }
         let w = world();
         let targets = vec![(0, "../Player".to_string())];
-        let payload = postcard::to_stdvec(&(w.state(), V2 { targets: &targets, archetypes: &[] })).unwrap();
+        let v3 = crate::save_v3::as_v3(w.state());
+        let payload = postcard::to_stdvec(&(v3, V2 { targets: &targets, archetypes: &[] })).unwrap();
         let mut bytes = frame(&payload);
         bytes[4..8].copy_from_slice(&2u32.to_le_bytes());
         let (state, names) = decode_named(&bytes).unwrap();

@@ -1,4 +1,4 @@
-//! Compact storage for vectors in the unit disk (cached steering pulls and directions): two
+//! Compact storage for vectors in the unit disk (an agent's stored goal direction): two
 //! signed 16-bit fixed-point components, 4 bytes instead of 8, exact to about 3e-5.
 
 use glam::Vec2;

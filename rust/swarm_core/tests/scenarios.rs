@@ -268,7 +268,7 @@ fn importance_lod_caps_full_agents_and_throttled_agents_still_arrive() {
     let t = w.stats().tiers;
     assert_eq!(t.full, 50, "the near band fills the cap: {t:?}");
     assert!(t.reduced > 0);
-    // Cheap and Reduced agents reuse cached steering between updates, yet everyone arrives.
+    // Cheap and Reduced agents hold their steering between updates, yet everyone arrives.
     let mean = ids.iter().map(|&id| flat(w.position(id).unwrap()).length()).sum::<f32>() / ids.len() as f32;
     assert!(mean < 12.0, "mean distance {mean}");
 }

@@ -2,7 +2,7 @@
 //! steering behaviour blended, movement and facing, per agent (`agent_step`). Reads the agents'
 //! positions, velocities, parameters, archetypes, seeds, tiers, cells and awareness, the targets,
 //! the grid, the flow field, the chaser counts and sight; writes `next_pos`, the agents'
-//! facing, turn rate, steering, target, retarget timer, cached pulls and flags, and (when body
+//! facing, turn rate, steering, target, retarget timer, stored goal and flags, and (when body
 //! blocking runs) each agent's blocking record and push resistance at its grid rank in
 //! `blocking_spare` and `blocking_resistance`; each Personal Space scan writes the contacts it
 //! listed at the agent's rank in `blocking_contacts` (`contact_list`).
@@ -151,23 +151,20 @@ pub(crate) fn steer(
         a.steer.par_chunks_mut(chunk),
         a.target.par_chunks_mut(chunk),
         a.retarget_timer.par_chunks_mut(chunk),
-        a.ps_cache.par_chunks_mut(chunk),
-        a.approach_cache.par_chunks_mut(chunk),
+        a.goal.par_chunks_mut(chunk),
         a.flags.par_chunks_mut(chunk),
-        a.group_cache.par_chunks_mut(chunk),
         a.seat.par_chunks_mut(chunk),
     )
         .into_par_iter()
         .enumerate()
-        .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, ps_cache, ap_cache, flags, group, seat))| {
+        .for_each(|(ci, (np, facing, yaw_rate, steer, target, timer, goal, flags, seat))| {
             let base = ci * chunk;
             // Every column of the item cut to its length, so indexing them by an agent of the
             // item needs no bounds check (the split gave them all the same length).
             let n = np.len();
             let (facing, yaw_rate, steer, target, timer) =
                 (&mut facing[..n], &mut yaw_rate[..n], &mut steer[..n], &mut target[..n], &mut timer[..n]);
-            let (ps_cache, ap_cache, flags, group, seat) =
-                (&mut ps_cache[..n], &mut ap_cache[..n], &mut flags[..n], &mut group[..n], &mut seat[..n]);
+            let (goal, flags, seat) = (&mut goal[..n], &mut flags[..n], &mut seat[..n]);
             // (`flags`: the agent's flags as its step leaves them.)
             let record = |i: usize, p: Vec3, flags: u8| {
                 if blocking {
@@ -228,23 +225,21 @@ pub(crate) fn steer(
                         steer: steer[k],
                         target: target[k],
                         flags: flags[k],
-                        ps_cache: ps_cache[k].get(),
-                        approach_cache: ap_cache[k].map(Snorm2::get),
-                        group_cache: group[k],
+                        spacing: Vec2::ZERO,
+                        goal: if gate.holds() { goal[k].get() } else { Vec2::ZERO },
+                        approached: false,
                         seat: seat[k],
                     };
                     np[k] = ctx.agent_step(&input, &mut st, gate);
                     record(i, np[k], st.flags);
-                    (facing[k], yaw_rate[k], steer[k], target[k], flags[k], group[k]) =
-                        (st.facing, st.yaw_rate, st.steer, st.target, st.flags, st.group_cache);
+                    (facing[k], yaw_rate[k], steer[k], target[k], flags[k]) =
+                        (st.facing, st.yaw_rate, st.steer, st.target, st.flags);
                     if orders {
                         // (Only an order's step changes a seat.)
                         seat[k] = st.seat;
                     }
-                    if gate.due() {
-                        // The cached pulls only change when recomputed.
-                        ps_cache[k] = Snorm2::new(st.ps_cache);
-                        ap_cache[k] = st.approach_cache.map(Snorm2::new);
+                    if st.approached {
+                        goal[k] = Snorm2::new(st.goal);
                     }
                 }
             }
