@@ -27,6 +27,7 @@ use crate::far_blocks;
 use crate::flow_field::{SurfaceGrid, NONE};
 use crate::ids::AgentId;
 use crate::perception::awareness::{Awareness, SightRay, RAY_BLOCKED, RAY_CLEAR};
+use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
 pub use crate::state::SimState;
 pub use crate::stats::{PhaseTimes, StepStats};
@@ -143,6 +144,12 @@ impl World {
             return false;
         }
         let ground_changed = s.ground_height != self.state.settings.ground_height;
+        if s.lod.enabled && !self.state.settings.lod.enabled {
+            // No goal was stored while the ladder was off (nobody holds then): an agent holding
+            // its steering before its first update faces on as it faces.
+            let a = &mut self.state.agents;
+            a.goal.iter_mut().zip(&a.facing).for_each(|(g, &f)| *g = Snorm2::new(f));
+        }
         self.state.settings = s;
         let fs = self.state.field_settings();
         if let Some(nav) = self.state.nav.as_mut() {

@@ -846,3 +846,33 @@ fn a_bigger_radius_set_on_the_archetype_pushes_standing_agents_apart() {
     }
     assert!(gap(&w) > 1.5, "bodies of radius 0.8 still 1 m apart: {}", gap(&w));
 }
+
+#[test]
+fn switching_the_ladder_on_leaves_holding_agents_facing_as_they_face() {
+    // With the Importance LOD off nobody holds its steering, so no goal is stored; switched on,
+    // each agent's stored goal is its facing until an update of its approach stores that one's.
+    let off = swarm_core::LodSettings { enabled: false, ..Default::default() };
+    let settings = WorldSettings { max_agents: 400, worker_threads: 2, seed: 5, lod: off, ..Default::default() };
+    let mut w = World::new(settings.clone());
+    let arch = w.add_archetype(Archetype::default());
+    for i in 0..400 {
+        let (x, z) = ((i % 20) as f32 * 1.5 - 15.0, (i / 20) as f32 * 1.5 - 15.0);
+        w.spawn(arch, Vec3::new(x, 0.0, z)).unwrap();
+    }
+    w.register_target(Vec3::new(80.0, 0.0, 0.0), 1.0);
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    assert!(w.agents().goal.iter().all(|g| g.get() == Vec2::ZERO), "no goal is stored with the ladder off");
+    let on = WorldSettings { lod: swarm_core::LodSettings { enabled: true, ..Default::default() }, ..settings };
+    assert!(w.update_settings(on));
+    let a = w.agents();
+    assert!((0..a.len()).all(|i| a.goal[i].get().distance(a.facing[i]) < 1e-4));
+    for _ in 0..30 {
+        w.step(DT);
+    }
+    // Each approach's update stores its goal: toward the target, 80 m east.
+    let a = w.agents();
+    let toward = a.goal.iter().filter(|g| g.get().x > 0.9).count();
+    assert!(toward == a.len(), "{toward} of {} goals face the target", a.len());
+}

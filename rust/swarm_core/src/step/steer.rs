@@ -141,6 +141,10 @@ pub(crate) fn steer(
     let rank = grid.rank();
     let chunk = steer_chunk(n);
     let orders = !formations.is_empty();
+    // Only an agent of the Importance LOD holds its steering, facing its stored goal: with the
+    // ladder off, no goal is read (`World::update_settings` stores each agent's facing as its
+    // goal when the ladder is switched on).
+    let goals = settings.lod.enabled;
     debug_assert!(orders || !a.seat.iter().any(Seat::is_ordered), "a seat outlived its order");
     let records = Scatter::new(blocking_spare);
     let resistances = Scatter::new(blocking_resistance);
@@ -238,7 +242,7 @@ pub(crate) fn steer(
                         // (Only an order's step changes a seat.)
                         seat[k] = st.seat;
                     }
-                    if st.approached {
+                    if goals && st.approached {
                         goal[k] = Snorm2::new(st.goal);
                     }
                 }
