@@ -64,9 +64,12 @@ struct AgentsV3 {
     seed: Vec<u32>,
     tier: Vec<u8>,
     dormant_timer: Vec<f32>,
+    // (Read past and dropped.)
+    #[allow(dead_code)]
     ps_cache: Vec<Snorm2>,
     /// Approach's steering and goal direction.
     approach_cache: Vec<[Snorm2; 2]>,
+    #[allow(dead_code)]
     group_cache: Vec<[Snorm2; 2]>,
     attack: Vec<AttackState>,
     flash: Vec<f32>,
@@ -75,52 +78,41 @@ struct AgentsV3 {
     seat: Vec<Seat>,
 }
 
+/// Calls `$m!` with its other arguments and then the `Agents` columns formats 2 and 3 share with
+/// today's.
+macro_rules! shared_columns {
+    ($m:ident, $($args:tt)*) => {
+        $m!($($args)* [
+            pos, vel, facing, yaw_rate, steer, archetype, flags, target, retarget_timer, params,
+            health, slot, seed, tier, dormant_timer, attack, flash, cell, aware, seat
+        ])
+    };
+}
+
+/// Calls `$m!` with its other arguments and then the `SimState` fields besides the agents.
+macro_rules! shared_fields {
+    ($m:ident, $($args:tt)*) => {
+        $m!($($args)* [
+            settings, archetypes, ids, targets, nav, camera, perception, formations, rng, time,
+            ticks, layout, unsorted, reordered_at, grid_built_by_query
+        ])
+    };
+}
+
+/// A `$ty` with the named fields moved from `$src`, and `$extra`.
+macro_rules! moved {
+    ($ty:ident, $src:ident, { $($extra:tt)* } [$($f:ident),*]) => {
+        $ty { $($f: $src.$f,)* $($extra)* }
+    };
+}
+
 impl From<SimStateV3> for SimState {
     fn from(s: SimStateV3) -> Self {
         let a = s.agents;
         // (Columns of another length than the others stay so: `SimState::validate` refuses them.)
-        let agents = Agents {
-            pos: a.pos,
-            vel: a.vel,
-            facing: a.facing,
-            yaw_rate: a.yaw_rate,
-            steer: a.steer,
-            archetype: a.archetype,
-            flags: a.flags,
-            target: a.target,
-            retarget_timer: a.retarget_timer,
-            params: a.params,
-            health: a.health,
-            slot: a.slot,
-            seed: a.seed,
-            tier: a.tier,
-            dormant_timer: a.dormant_timer,
-            goal: a.approach_cache.iter().map(|c| c[1]).collect(),
-            attack: a.attack,
-            flash: a.flash,
-            cell: a.cell,
-            aware: a.aware,
-            seat: a.seat,
-        };
-        let _ = (a.ps_cache, a.group_cache);
-        SimState {
-            settings: s.settings,
-            archetypes: s.archetypes,
-            ids: s.ids,
-            agents,
-            targets: s.targets,
-            nav: s.nav,
-            camera: s.camera,
-            perception: s.perception,
-            formations: s.formations,
-            rng: s.rng,
-            time: s.time,
-            ticks: s.ticks,
-            layout: s.layout,
-            unsorted: s.unsorted,
-            reordered_at: s.reordered_at,
-            grid_built_by_query: s.grid_built_by_query,
-        }
+        let goal = a.approach_cache.iter().map(|c| c[1]).collect();
+        let agents = shared_columns!(moved, Agents, a, { goal });
+        shared_fields!(moved, SimState, s, { agents })
     }
 }
 
@@ -136,48 +128,11 @@ impl SimStateV3 {
 /// as zeros, the goal where it was kept): for the tests of reading old saves.
 #[cfg(test)]
 pub(crate) fn as_v3(s: &SimState) -> SimStateV3 {
-    let a = s.agents.clone();
+    let s = s.clone();
+    let a = s.agents;
     let n = a.pos.len();
-    SimStateV3 {
-        settings: s.settings.clone(),
-        archetypes: s.archetypes.clone(),
-        ids: s.ids.clone(),
-        agents: AgentsV3 {
-            pos: a.pos,
-            vel: a.vel,
-            facing: a.facing,
-            yaw_rate: a.yaw_rate,
-            steer: a.steer,
-            archetype: a.archetype,
-            flags: a.flags,
-            target: a.target,
-            retarget_timer: a.retarget_timer,
-            params: a.params,
-            health: a.health,
-            slot: a.slot,
-            seed: a.seed,
-            tier: a.tier,
-            dormant_timer: a.dormant_timer,
-            ps_cache: vec![Snorm2::ZERO; n],
-            approach_cache: a.goal.iter().map(|&g| [Snorm2::ZERO, g]).collect(),
-            group_cache: vec![[Snorm2::ZERO; 2]; n],
-            attack: a.attack,
-            flash: a.flash,
-            cell: a.cell,
-            aware: a.aware,
-            seat: a.seat,
-        },
-        targets: s.targets.clone(),
-        nav: s.nav.clone(),
-        camera: s.camera.clone(),
-        perception: s.perception.clone(),
-        formations: s.formations.clone(),
-        rng: s.rng.clone(),
-        time: s.time,
-        ticks: s.ticks,
-        layout: s.layout,
-        unsorted: s.unsorted,
-        reordered_at: s.reordered_at,
-        grid_built_by_query: s.grid_built_by_query,
-    }
+    let (ps_cache, group_cache) = (vec![Snorm2::ZERO; n], vec![[Snorm2::ZERO; 2]; n]);
+    let approach_cache = a.goal.iter().map(|&g| [Snorm2::ZERO, g]).collect();
+    let agents = shared_columns!(moved, AgentsV3, a, { ps_cache, approach_cache, group_cache });
+    shared_fields!(moved, SimStateV3, s, { agents })
 }
