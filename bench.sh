@@ -11,10 +11,12 @@
 #       against the seed's i % n + map_get_path (the peer),
 # and writes BENCHMARKS.md (machine, date, commit, both tables, method).
 #
-#   ./bench.sh                 full run (about 5 minutes on 2 cores plus the build)
+#   ./bench.sh                 full run (about 6 minutes on 2 cores plus the build)
 #   BENCH_QUICK=1 ./bench.sh   fewer frames, for trying the script out
 #   BENCH_REPEAT=N ./bench.sh  runs each engine scene N times (default 2) and keeps the run with
 #                              the lowest median: on a shared machine other work only adds time
+#   BENCH_PAIRS=N ./bench.sh   like-for-like pairs at 20,000 (Swarm with LOD off, then the peer;
+#                              default 6, the tries included) whose ratios' median is reported
 #
 # Raw results: bench_out/ (core.md, one JSON and one log per engine run). Run on a quiet machine:
 # the figures are wall-clock times and anything else using the CPU shows up in them.
@@ -128,12 +130,21 @@ for try in $(seq "$REPEAT"); do
   # The million after its far blocks settled into their turns and the far agents came to rest.
   RUN_WARMUP=$WARMUP_RESTED run_engine swarm_rested swarm 1000000 "$FRAMES_1M" "$try"
 done
+# More interleaved like-for-like pairs at 20,000 (Swarm with LOD off, then the peer): with the
+# tries above, PAIRS pairs whose ratios' median is reported beside the ratio of the fastest runs
+# (a pair shares the machine's mood of its half minute).
+PAIRS=${BENCH_PAIRS:-6}
+[[ -n "${BENCH_QUICK:-}" ]] && PAIRS=$REPEAT
+for try in $(seq $((REPEAT + 1)) "$PAIRS"); do
+  run_engine swarm_lod_off swarm 20000 "$FRAMES" "$try" --lod=off
+  run_engine nav_peer nav_peer 20000 "$FRAMES" "$try"
+done
 load_end=$(cut -d' ' -f1-3 /proc/loadavg)
 
 # BENCHMARKS.md
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 DIRTY=$(git status --porcelain --untracked-files=no 2>/dev/null | grep -v " BENCHMARKS.md$" | grep -q . && echo " plus uncommitted changes in the working tree" || true)
-export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K FRAMES_1M WARMUP WARMUP_RESTED REPEAT
+export OUT CORE_NOTE GODOT_VERSION COMMIT DIRTY load_start load_end FRAMES FRAMES_100K FRAMES_1M WARMUP WARMUP_RESTED REPEAT PAIRS
 python3 - <<'PY'
 import json, os, platform, datetime, subprocess
 
@@ -261,6 +272,23 @@ for label, name, n, with_off in ROWS:
     off = [ms(so, "median_ms"), ms(so, "p95_ms")] if with_off else ["not run"] * 2
     lines.append("| " + " | ".join([label, ms(s, "median_ms"), ms(s, "p95_ms")] + off + nav) + " |")
 lines.append("")
+# The like-for-like pairs at 20,000, run one after the other (each try of Swarm with LOD off,
+# then the peer's).
+pair_ratios = []
+for t in range(1, int(os.environ["PAIRS"]) + 1):
+    try:
+        ours = json.load(open(f"{out}/swarm_lod_off_20000.try{t}.json"))["median_ms"]
+        peer = json.load(open(f"{out}/nav_peer_20000.try{t}.json"))["median_ms"]
+    except (OSError, ValueError, KeyError):
+        continue
+    if ours > 0:
+        pair_ratios.append(peer / ours)
+if pair_ratios:
+    rs = sorted(pair_ratios)
+    mid = len(rs) // 2
+    median = rs[mid] if len(rs) % 2 else (rs[mid - 1] + rs[mid]) / 2
+    lines.append(f"Like for like at 20,000, pair by pair: {len(rs)} runs of Swarm with LOD off, each followed by one of the peer (the tries above and the extra pairs after them), give the ratios {', '.join('%.1fx' % r for r in pair_ratios)}: median **{median:.1f}x** (the table's ratio is that of the fastest runs of each side).")
+    lines.append("")
 lines.append("Swarm's own step time (`get_stats().step_ms`, median over the same frames), its visual sync (`get_stats().sync_ms`: every MultiMesh instance buffer written and handed to the renderer), the rest of the frame, the engine's own share (frame median less the step and sync medians), and the worst frame of the run (storage is reordered into grid order every 128 steps, warm-up frames included, so the 5,000 and 20,000 runs hold two such steps, the 100,000 runs one and the 1,000,000 run none):")
 lines.append("")
 lines.append("| agents | Swarm step | Swarm sync | rest of the frame | Swarm worst frame | Swarm LOD off step | Swarm LOD off sync | tiers at the end (full / reduced / cheap / dormant) |")
