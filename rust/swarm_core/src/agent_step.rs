@@ -16,7 +16,6 @@ use crate::formation::steer::{seat_move, SeatMove, LINE_CHECK_INTERVAL};
 use crate::formation::{Formations, Order, Seat};
 use crate::lod::{Every, LodSettings, CHEAP, FULL, REDUCED};
 use crate::movement::{accelerate, desired_facing, turn};
-use crate::near::NearColumns;
 use crate::noise::hash01;
 use crate::perception::{memory::spot_steer, Awareness, INVESTIGATING, SEARCHING};
 use crate::spatial_grid::SpatialGrid;
@@ -61,8 +60,6 @@ pub(crate) struct StepCtx<'a> {
     /// Where a Personal Space scan lists the records within that reach by the agent's grid
     /// rank, for body blocking (`contact_list`).
     pub contacts: &'a ContactWriter<'a>,
-    /// The grid's record positions as columns, for Personal Space's walk.
-    pub columns: &'a NearColumns,
     pub tick: u32,
     pub retarget_interval: f32,
     pub hysteresis: f32,
@@ -485,24 +482,6 @@ impl<'a> StepCtx<'a> {
         // blocking can skip the agent (`FLAG_ISOLATED`).
         let contact = a.params[a.i].radius + self.isolation_reach;
         let (r, spacing) = (b.spacing_radius, self.grid);
-        // (The same scan with the list or without.)
-        macro_rules! scan {
-            ($list:literal, $slots:expr) => {
-                personal_space::<$list>(
-                    a.i as u32,
-                    seed,
-                    backward,
-                    xz,
-                    p.y,
-                    r,
-                    samples,
-                    contact,
-                    spacing,
-                    self.columns,
-                    $slots,
-                )
-            };
-        }
         let alone;
         if a.tiers[a.i] == FULL {
             // A Full agent's scan lists its contacts for body blocking (`contact_list`).
@@ -510,12 +489,15 @@ impl<'a> StepCtx<'a> {
             // SAFETY: the agent's rank is its own (ranks are a permutation of the agents).
             let slots = unsafe { self.contacts.slots(rank) };
             let listed;
-            (st.spacing, alone, listed) = scan!(true, slots);
+            (st.spacing, alone, listed) =
+                personal_space::<true>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, slots);
             // SAFETY: as above.
             unsafe { self.contacts.finish(rank, self.tick, listed) };
         } else {
             // The others' capped scans stop early too often for a list to pay.
-            (st.spacing, alone, _) = scan!(false, &mut [0; contact_list::CAP + 1]);
+            let mut unused = [0; contact_list::CAP + 1];
+            (st.spacing, alone, _) =
+                personal_space::<false>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, &mut unused);
         }
         if alone {
             st.flags |= FLAG_ISOLATED;

@@ -24,7 +24,6 @@ pub mod host_parts;
 pub mod ids;
 pub mod lod;
 pub mod movement;
-pub mod near;
 pub mod noise;
 pub mod perception;
 pub mod sanitize;

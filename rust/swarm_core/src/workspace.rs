@@ -19,7 +19,6 @@ use crate::contact_list::ContactLists;
 use crate::far_blocks;
 use crate::flow_field::IntegrationJob;
 use crate::lod::TierScratch;
-use crate::near::NearColumns;
 use crate::spatial_grid::{SpatialGrid, Unmoved};
 use crate::state::SimState;
 use crate::stats::StepStats;
@@ -58,9 +57,6 @@ pub struct Workspace {
     /// Body blocking's contact lists by grid rank (`contact_list`), written by Personal Space
     /// in steering and by blocking's first pass where that walks the grid.
     pub(crate) blocking_contacts: ContactLists,
-    /// The grid's record positions as columns for Personal Space's walk, copied at the start of
-    /// steering (`near::NearColumns`).
-    pub(crate) near_columns: NearColumns,
     /// Per agent: ground-plane distance to its target (`INFINITY`: none), from the classification.
     pub(crate) lod_dist: Vec<f32>,
     pub(crate) lod_scratch: TierScratch,
@@ -120,7 +116,6 @@ impl Workspace {
             blocking_spare: Vec::with_capacity(cap),
             blocking_resistance: Vec::with_capacity(cap),
             blocking_contacts: ContactLists::default(),
-            near_columns: NearColumns::default(),
             lod_dist: Vec::with_capacity(cap),
             lod_scratch: TierScratch::default(),
             sees: Vec::with_capacity(cap),

@@ -677,7 +677,6 @@ impl World {
             + b(&self.ws.blocking_spare)
             + b(&self.ws.blocking_resistance)
             + self.ws.blocking_contacts.heap_bytes()
-            + self.ws.near_columns.heap_bytes()
             + b(&self.ws.partials)
             + b(&self.ws.pressed)
             + b(&self.ws.far)

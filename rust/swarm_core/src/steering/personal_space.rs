@@ -4,7 +4,6 @@
 use glam::Vec2;
 
 use crate::contact_list::{self, Slots};
-use crate::near::NearColumns;
 use crate::noise::hash_dir;
 use crate::spatial_grid::SpatialGrid;
 
@@ -37,7 +36,6 @@ pub fn personal_space<const LIST: bool>(
     max_samples: u32,
     contact: f32,
     grid: &SpatialGrid,
-    columns: &NearColumns,
     contacts: &mut Slots,
 ) -> (Vec2, bool, u32) {
     if radius <= 0.0 {
@@ -49,7 +47,7 @@ pub fn personal_space<const LIST: bool>(
         inv_r: 1.0 / radius,
         contact2: contact * contact,
         seed,
-        columns,
+        sorted: grid.sorted(),
         entries: grid.order(),
         acc: Vec2::ZERO,
         samples: 0,
@@ -59,8 +57,7 @@ pub fn personal_space<const LIST: bool>(
         touching: !asked as u32,
     };
     // Straight over the grid's cell-ordered records (the agent's own is skipped by rank).
-    grid.for_each_neighbour_in(
-        columns,
+    grid.for_each_neighbour(
         i,
         p,
         y,
@@ -92,8 +89,7 @@ struct Scan<'a, const LIST: bool> {
     /// Squared contact radius (see `personal_space`).
     contact2: f32,
     seed: u32,
-    /// The grid's record positions (`near::NearColumns`).
-    columns: &'a NearColumns,
+    sorted: &'a [glam::Vec4],
     entries: &'a [u32],
     acc: Vec2,
     samples: u32,
@@ -111,8 +107,8 @@ impl<const LIST: bool> Scan<'_, LIST> {
     /// looks for neighbours within contact); false once there is nothing left to learn.
     #[inline(always)]
     fn take(&mut self, k: usize) -> bool {
-        let e = self.columns.at(k);
-        let off = self.p - e;
+        let e = self.sorted[k];
+        let off = Vec2::new(self.p.x - e.x, self.p.y - e.y);
         let d2 = off.length_squared();
         // Listed without a branch on the contact test (a neighbour is in contact about as often
         // as not): each is written into the next slot, which only a contact moves on from.
@@ -153,13 +149,6 @@ mod tests {
     use super::*;
     use crate::contact_list::CAP;
 
-    /// The grid's record positions as steering copies them.
-    fn columns(g: &SpatialGrid) -> NearColumns {
-        let mut c = NearColumns::default();
-        c.copy(g.sorted());
-        c
-    }
-
     /// Agent 0 at the origin among `others`; its Personal Space scan (radius 1.2, contact 0.95).
     fn scan(others: &[(f32, f32)], cap: u32, backward: bool) -> (Vec<usize>, u32, bool) {
         let mut pos = vec![Vec3::ZERO];
@@ -168,7 +157,7 @@ mod tests {
         g.rebuild(&pos, &|_| 0.4, 1.2);
         let mut slots = [0; CAP + 1];
         let (_, alone, listed) =
-            personal_space::<true>(0, 7, backward, Vec2::ZERO, 0.0, 1.2, cap, 0.95, &g, &columns(&g), &mut slots);
+            personal_space::<true>(0, 7, backward, Vec2::ZERO, 0.0, 1.2, cap, 0.95, &g, &mut slots);
         let ranks = slots.iter().take(listed.min(CAP as u32) as usize);
         (ranks.map(|&k| g.order()[k as usize] as usize).collect(), listed, alone)
     }
@@ -206,9 +195,8 @@ mod tests {
         let mut g = SpatialGrid::with_capacity(pos.len());
         g.rebuild(&pos, &|_| 0.4, 1.2);
         let mut slots = [0; CAP + 1];
-        let c = columns(&g);
-        let listing = personal_space::<true>(0, 7, false, Vec2::ZERO, 0.0, 1.2, 2, 0.95, &g, &c, &mut slots);
-        let plain = personal_space::<false>(0, 7, false, Vec2::ZERO, 0.0, 1.2, 2, 0.95, &g, &c, &mut slots);
+        let listing = personal_space::<true>(0, 7, false, Vec2::ZERO, 0.0, 1.2, 2, 0.95, &g, &mut slots);
+        let plain = personal_space::<false>(0, 7, false, Vec2::ZERO, 0.0, 1.2, 2, 0.95, &g, &mut slots);
         assert_eq!((listing.0, listing.1), (plain.0, plain.1));
         assert_eq!(plain.2, u32::MAX, "a scan that does not list stops at the cap");
         // More contacts than a list holds: counted past `CAP` (a list of them is no list).

@@ -175,7 +175,6 @@ fn step_parallel(state: &mut SimState, ws: &mut Workspace, dt: f32) {
         &mut ws.blocking_spare,
         &mut ws.blocking_resistance,
         &mut ws.blocking_contacts,
-        &mut ws.near_columns,
     );
     ws.stats.phases.steer = lap();
 

@@ -18,7 +18,6 @@ use crate::config::WorldSettings;
 use crate::contact_list::ContactLists;
 use crate::far_blocks;
 use crate::formation::{Formations, Seat};
-use crate::near::NearColumns;
 use crate::scatter::Scatter;
 use crate::snorm::Snorm2;
 use crate::spatial_grid::SpatialGrid;
@@ -78,7 +77,6 @@ pub(crate) fn steer(
     blocking_spare: &mut Vec<Vec4>,
     blocking_resistance: &mut Vec<f32>,
     blocking_contacts: &mut ContactLists,
-    near_columns: &mut NearColumns,
 ) {
     let SteerIn {
         dt,
@@ -100,7 +98,6 @@ pub(crate) fn steer(
     // in its scan.)
     blocking_contacts.resize(a.pos.len());
     let contacts = blocking_contacts.writer();
-    near_columns.copy(grid.sorted());
     let ctx = StepCtx {
         dt,
         far_turn: false,
@@ -109,7 +106,6 @@ pub(crate) fn steer(
         // (A thousandth of a metre more for rounding.)
         isolation_reach: maxima.max_radius + 2.0 * maxima.max_speed * dt + 1e-3,
         contacts: &contacts,
-        columns: near_columns,
         tick: tick as u32,
         retarget_interval: settings.retarget_interval,
         hysteresis: settings.retarget_hysteresis,
