@@ -257,7 +257,7 @@ impl<'a> StepCtx<'a> {
             speed = mv.speed;
             facing_override = mv.facing;
         } else if hold {
-            // Facing still follows the (cached) goal, unless the agent is not chasing it.
+            // Facing still follows the stored goal, unless the agent is not chasing it.
             if rt.acts_on_target(&a.aware[i]) {
                 goal = st.goal;
             }
@@ -481,7 +481,7 @@ impl<'a> StepCtx<'a> {
         // Alone within the reach of any contact this step's movement could make: body
         // blocking can skip the agent (`FLAG_ISOLATED`).
         let contact = a.params[a.i].radius + self.isolation_reach;
-        let (r, spacing) = (b.spacing_radius, self.grid);
+        let (r, grid) = (b.spacing_radius, self.grid);
         let alone;
         if a.tiers[a.i] == FULL {
             // A Full agent's scan lists its contacts for body blocking (`contact_list`).
@@ -490,14 +490,14 @@ impl<'a> StepCtx<'a> {
             let slots = unsafe { self.contacts.slots(rank) };
             let listed;
             (st.spacing, alone, listed) =
-                personal_space::<true>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, slots);
+                personal_space::<true>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, grid, slots);
             // SAFETY: as above.
             unsafe { self.contacts.finish(rank, self.tick, listed) };
         } else {
             // The others' capped scans stop early too often for a list to pay.
             let mut unused = [0; contact_list::CAP + 1];
             (st.spacing, alone, _) =
-                personal_space::<false>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, spacing, &mut unused);
+                personal_space::<false>(a.i as u32, seed, backward, xz, p.y, r, samples, contact, grid, &mut unused);
         }
         if alone {
             st.flags |= FLAG_ISOLATED;
