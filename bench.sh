@@ -392,4 +392,5 @@ open("BENCHMARKS.md", "w").write("\n".join(lines))
 print("wrote BENCHMARKS.md")
 PY
 echo
-sed -n '/## Engine/,$p' BENCHMARKS.md | head -n 10
+# (awk stops reading by itself: `sed | head` could end the script on sed's broken pipe.)
+awk '/^## Engine/ { on = 1 } on && shown++ < 10' BENCHMARKS.md
