@@ -9,7 +9,7 @@ use crate::agents::{
     FLAG_WAITING,
 };
 use crate::archetype::ArchetypeRuntime;
-use crate::config::BehaviorProfile;
+use crate::config::{BehaviorProfile, OrientationMode};
 use crate::contact_list::{self, ContactWriter};
 use crate::formation::routes::RouteField;
 use crate::formation::steer::{seat_move, SeatMove, LINE_CHECK_INTERVAL};
@@ -94,9 +94,6 @@ pub(crate) struct AgentIn<'a> {
 
 /// Per-agent fields the step reads and writes in place (only this agent reads them).
 pub(crate) struct AgentState {
-    pub facing: Vec2,
-    pub yaw_rate: f32,
-    pub steer: Vec2,
     pub target: u32,
     pub flags: u8,
     /// This step's Personal Space pull (Surround Shape's lane slide reads it).
@@ -147,6 +144,35 @@ impl Gate {
     pub fn holds(self) -> bool {
         self.hold
     }
+}
+
+/// What an agent's steering does this step (`StepCtx::advance`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Steering {
+    /// Smoothed toward this step's blend.
+    Smooths,
+    /// Kept as it is (a Reduced agent between its updates).
+    Holds,
+    /// Dropped at once (a dormant agent brakes to a halt).
+    Stops,
+}
+
+/// What the deciding half of an agent's step (`StepCtx::decide`) hands to its moving half
+/// (`StepCtx::advance`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Intent {
+    /// The blended steering (unit length at most; zero where nothing was blended).
+    raw: Vec2,
+    /// The goal direction the agent faces (by its orientation mode), or zero.
+    goal: Vec2,
+    /// The speed its steering is scaled by.
+    speed: f32,
+    /// Seconds its steering smoothing covers (`Gate`).
+    dt: f32,
+    /// The facing a formation seat asks for, overriding the orientation mode.
+    facing: Option<Vec2>,
+    steering: Steering,
+    mode: OrientationMode,
 }
 
 impl<'a> StepCtx<'a> {
@@ -228,75 +254,103 @@ impl<'a> StepCtx<'a> {
         Vec3::new(p.x, self.height(p), p.z)
     }
 
-    /// The full step of an agent that `begin` let through.
+    /// The deciding half of the step of an agent that `begin` let through: target pursuit and
+    /// every steering behaviour blended (or the held goal), nothing of its motion. Writes its
+    /// flags, Personal Space pull, stored goal and seat; its facing, turn rate and steering are
+    /// `advance`'s to change.
     #[inline]
-    pub fn agent_step(&self, a: &AgentIn, st: &mut AgentState, gate: Gate) -> Vec3 {
+    pub fn decide(&self, a: &AgentIn, st: &mut AgentState, gate: Gate) -> Intent {
         let i = a.i;
         let rt = &self.archetypes[a.arch[i] as usize];
         let b = &rt.config.behavior;
-        let m = &rt.config.movement;
         let prm = &a.params[i];
         let seed = a.seeds[i];
-        let p3 = a.pos[i];
-        let p = Vec2::new(p3.x, p3.z);
-        let v = Vec2::new(a.vel[i].x, a.vel[i].z);
         let Gate { due, hold, dt } = gate;
         let samples = self.lod.budget(a.tiers[i], b.spacing_max_samples).1;
 
         let mut c = Contributions::default();
-        let mut goal = Vec2::ZERO;
-        let mut raw = Vec2::ZERO;
-        let mut speed = prm.max_speed;
-        let mut facing_override = None;
+        let mut intent = Intent {
+            raw: Vec2::ZERO,
+            goal: Vec2::ZERO,
+            speed: prm.max_speed,
+            dt,
+            facing: None,
+            steering: if hold { Steering::Holds } else { Steering::Smooths },
+            mode: rt.config.movement.orientation_mode,
+        };
         if let Some(order) = self.order_of(&st.seat) {
             let mv = self.seat_step(a, st, order, &mut c, samples);
             // Personal Space turns an ordered agent aside but does not slow it: it keeps the
             // pace its seat asks for (its pull's length), or it would fall behind in a crowd.
-            raw = c.0.result().normalize_or_zero() * mv.pull.length();
-            goal = mv.pull.normalize_or_zero();
-            speed = mv.speed;
-            facing_override = mv.facing;
+            intent.raw = c.0.result().normalize_or_zero() * mv.pull.length();
+            intent.goal = mv.pull.normalize_or_zero();
+            intent.speed = mv.speed;
+            intent.facing = mv.facing;
         } else if hold {
             // Facing still follows the stored goal, unless the agent is not chasing it.
             if rt.acts_on_target(&a.aware[i]) {
-                goal = st.goal;
+                intent.goal = st.goal;
             }
         } else if st.flags & FLAG_DORMANT == 0 {
             // (Only a due agent gets here: one between its updates holds or coasts.)
             debug_assert!(due);
-            goal = self.behaviours(a, st, rt, &mut c, samples);
-            raw = c.0.result();
+            intent.goal = self.behaviours(a, st, rt, &mut c, samples);
+            intent.raw = c.0.result();
             // Idle Motion fills in only when nothing else moves the agent.
             if b.use_idle_motion {
-                let others = raw.length();
+                let others = intent.raw.length();
                 if others < IDLE_BELOW {
                     let fade = 1.0 - others / IDLE_BELOW;
                     c.add(b.idle_weight, idle_wander(seed, self.time, b.idle_period, b.idle_strength) * fade);
-                    raw = c.0.result();
+                    intent.raw = c.0.result();
                 }
             }
         }
         if st.flags & FLAG_DORMANT != 0 {
+            intent.steering = Steering::Stops;
+        }
+        intent
+    }
+
+    /// The moving half of an agent's step (after `decide`): its steering smoothed toward the
+    /// blend, its velocity accelerated, its turn toward the facing it wants; returns its new
+    /// position. Reads only the agent's own columns and `intent`, so a run of agents can decide
+    /// first and move after (the short moving loop then overlaps one agent's chain of square
+    /// roots and divisions with the next one's).
+    #[inline]
+    pub fn advance(
+        &self,
+        a: &AgentIn,
+        intent: &Intent,
+        steer: &mut Vec2,
+        facing: &mut Vec2,
+        yaw_rate: &mut f32,
+    ) -> Vec3 {
+        let i = a.i;
+        let prm = &a.params[i];
+        let p3 = a.pos[i];
+        let v = Vec2::new(a.vel[i].x, a.vel[i].z);
+        match intent.steering {
             // A dormant agent stops steering at once and brakes to a halt (in a fraction of a
             // second at its braking acceleration), after which it rests at no cost; smoothing
             // its steering to zero would keep it creeping, and paying, for seconds.
-            st.steer = Vec2::ZERO;
-        } else if !hold {
-            st.steer = blend::smooth(st.steer, raw, prm.steering_response, dt);
+            Steering::Stops => *steer = Vec2::ZERO,
+            Steering::Smooths => *steer = blend::smooth(*steer, intent.raw, prm.steering_response, intent.dt),
+            Steering::Holds => {}
         }
-        let new_v = accelerate(v, st.steer * speed, prm, self.dt);
+        let new_v = accelerate(v, *steer * intent.speed, prm, self.dt);
 
-        let wanted = facing_override.or_else(|| {
-            desired_facing(m.orientation_mode, new_v, goal, prm.goal_facing_weight, prm.velocity_facing_weight)
+        let wanted = intent.facing.or_else(|| {
+            desired_facing(intent.mode, new_v, intent.goal, prm.goal_facing_weight, prm.velocity_facing_weight)
         });
         match wanted {
             // Nobody sees a Cheap agent turn (drawn agents are never Cheap): it faces where it
             // wants at once, so it already does when it walks into view.
-            Some(f) if a.tiers[i] == CHEAP => (st.facing, st.yaw_rate) = (f.normalize_or(st.facing), 0.0),
-            Some(f) => (st.facing, st.yaw_rate) = turn(st.facing, st.yaw_rate, f, prm, self.dt),
-            None => st.yaw_rate = 0.0,
+            Some(f) if a.tiers[i] == CHEAP => (*facing, *yaw_rate) = (f.normalize_or(*facing), 0.0),
+            Some(f) => (*facing, *yaw_rate) = turn(*facing, *yaw_rate, f, prm, self.dt),
+            None => *yaw_rate = 0.0,
         }
-        let np = p + new_v * self.dt;
+        let np = Vec2::new(p3.x, p3.z) + new_v * self.dt;
         Vec3::new(np.x, self.height(p3), np.y)
     }
 

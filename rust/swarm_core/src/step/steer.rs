@@ -1,5 +1,6 @@
 //! Stage 4, steering (parallel over chunks): target choice, the Importance LOD gate, every
-//! steering behaviour blended, movement and facing, per agent (`agent_step`). Reads the agents'
+//! steering behaviour blended, movement and facing, per agent (`agent_step`: within each far
+//! block every agent decides, then the deciding agents move). Reads the agents'
 //! positions, velocities, parameters, archetypes, seeds, tiers, cells and awareness, the targets,
 //! the grid, the flow field, the chaser counts and sight; writes `next_pos`, the agents'
 //! facing, turn rate, steering, target, retarget timer, stored goal and flags, and (when body
@@ -10,7 +11,9 @@
 use glam::{Vec2, Vec3, Vec4};
 use rayon::prelude::*;
 
-use crate::agent_step::{at_rest, AgentIn, AgentState, StepCtx};
+use std::mem::MaybeUninit;
+
+use crate::agent_step::{at_rest, AgentIn, AgentState, Intent, StepCtx};
 use crate::agents::Agents;
 use crate::archetype::{ArchetypeMaxima, ArchetypeRuntime};
 use crate::body_blocking::{self, resistance};
@@ -211,6 +214,12 @@ pub(crate) fn steer(
                     continue;
                 }
                 let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
+                // Two loops over the block: each agent decides (behaviours, or its held goal),
+                // then the deciding agents move. The same per-agent work as one loop, but the
+                // moving loop is short enough for the processor to overlap one agent's chain of
+                // square roots and divisions with the next one's.
+                let mut intents = [const { MaybeUninit::<(u8, Intent)>::uninit() }; far_blocks::FAR_BLOCK];
+                let mut deciding = 0;
                 for k in b0..b1 {
                     let i = base + k;
                     input.i = i;
@@ -224,9 +233,6 @@ pub(crate) fn steer(
                         }
                     };
                     let mut st = AgentState {
-                        facing: facing[k],
-                        yaw_rate: yaw_rate[k],
-                        steer: steer[k],
                         target: target[k],
                         flags: flags[k],
                         spacing: Vec2::ZERO,
@@ -234,10 +240,8 @@ pub(crate) fn steer(
                         approached: false,
                         seat: seat[k],
                     };
-                    np[k] = ctx.agent_step(&input, &mut st, gate);
-                    record(i, np[k], st.flags);
-                    (facing[k], yaw_rate[k], steer[k], target[k], flags[k]) =
-                        (st.facing, st.yaw_rate, st.steer, st.target, st.flags);
+                    let intent = ctx.decide(&input, &mut st, gate);
+                    (target[k], flags[k]) = (st.target, st.flags);
                     if orders {
                         // (Only an order's step changes a seat.)
                         seat[k] = st.seat;
@@ -245,6 +249,16 @@ pub(crate) fn steer(
                     if goals && st.approached {
                         goal[k] = Snorm2::new(st.goal);
                     }
+                    intents[deciding].write(((k - b0) as u8, intent));
+                    deciding += 1;
+                }
+                for entry in &intents[..deciding] {
+                    // SAFETY: the first `deciding` entries were written just above.
+                    let (k, intent) = unsafe { entry.assume_init_ref() };
+                    let k = b0 + *k as usize;
+                    input.i = base + k;
+                    np[k] = ctx.advance(&input, intent, &mut steer[k], &mut facing[k], &mut yaw_rate[k]);
+                    record(base + k, np[k], flags[k]);
                 }
             }
         });
