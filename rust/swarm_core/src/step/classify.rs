@@ -134,6 +134,11 @@ pub(crate) fn classify(
     // (Most hordes use neither Out-of-Sight Fallback nor perception: their agents then skip the
     // per-agent archetype look-ups.)
     let out_of_sight = archetypes.iter().any(|a| a.config.behavior.use_out_of_sight);
+    if !ladder && !s.dormancy_enabled && !any_perception && !out_of_sight && far.is_empty() {
+        // Nothing to classify (the like-for-like horde): every agent is awake and Full and sees
+        // its target, and nothing reads a distance but Close-Range Pressure's turn-taking.
+        return everyone_full(archetypes, input, flags, dormant_timer, tier, lod_dist, sees);
+    }
     // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
     // cap is shared out after it (`lod::share_cap`).
     let counts = (
@@ -260,6 +265,39 @@ pub(crate) fn classify(
     } else {
         lod::all_full(flags, tier, FLAG_DORMANT)
     }
+}
+
+/// The classification of a horde with no Importance LOD ladder, no dormancy, no perception and
+/// no plain sight: every agent awake (its dormancy countdown at zero), Full and seeing its target;
+/// the distances only where Close-Range Pressure reads them. The same as the whole pass gives
+/// such a horde, without it.
+#[allow(clippy::too_many_arguments)]
+fn everyone_full(
+    archetypes: &[ArchetypeRuntime],
+    input: &ClassifyIn,
+    flags: &mut [u8],
+    dormant_timer: &mut [f32],
+    tier: &mut [u8],
+    lod_dist: &mut [f32],
+    sees: &mut [bool],
+) -> TierCounts {
+    let (pos, target, targets) = (input.pos, input.target, input.targets);
+    if archetypes.iter().any(|a| a.config.behavior.use_pressure) {
+        lod_dist.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, ld)| {
+            for (k, d) in ld.iter_mut().enumerate() {
+                let (i, p) = (ci * CHUNK + k, pos[ci * CHUNK + k]);
+                *d = targets
+                    .get(target[i])
+                    .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
+            }
+        });
+    }
+    for f in flags.iter_mut() {
+        *f &= !FLAG_DORMANT;
+    }
+    dormant_timer.fill(0.0);
+    sees.fill(true);
+    lod::all_full(flags, tier, FLAG_DORMANT)
 }
 
 /// Plain sight of agents beyond every sight distance (passed over by the classification): none
