@@ -3,7 +3,8 @@
 //! the per-target chaser counts (Surround Shape) and Close-Range Pressure's turn-taking.
 //! Reads positions, radii, targets, archetypes, awareness and the camera; writes the agents'
 //! flags (dormant, pressing), dormancy timers and tiers, and the workspace's distances, sight,
-//! LOD scratch, chaser counts and pressing selection.
+//! LOD scratch, chaser counts and pressing selection. A horde with nothing to classify (no
+//! ladder, no dormancy, no perception, no plain sight) skips the per-agent pass (`everyone_full`).
 
 use glam::{Vec2, Vec3};
 use rayon::prelude::*;
