@@ -24,6 +24,7 @@ pub mod host_parts;
 pub mod ids;
 pub mod lod;
 pub mod movement;
+mod movement_lanes;
 pub mod noise;
 pub mod perception;
 pub mod sanitize;

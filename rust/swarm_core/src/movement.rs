@@ -1,5 +1,7 @@
 //! Turns a blended steering vector into motion: velocity change limited by acceleration (or
 //! braking when slowing down), and facing turned at a limited turn speed and turn acceleration.
+//! `movement_lanes` repeats these operations for four agents at once: a change here goes there
+//! too (its test compares the two bit for bit).
 
 use glam::Vec2;
 

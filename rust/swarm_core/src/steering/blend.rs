@@ -50,6 +50,7 @@ pub fn blend(contributions: &[(f32, Vec2)]) -> Vec2 {
 
 /// First-order smoothing toward `raw` with time constant `response` (0 = immediate). Implicit
 /// Euler form `dt / (response + dt)`: stable for any step and free of transcendental calls.
+/// (`movement_lanes` repeats it for four agents at once: a change here goes there too.)
 #[inline]
 pub fn smooth(prev: Vec2, raw: Vec2, response: f32, dt: f32) -> Vec2 {
     if response <= 0.0 {

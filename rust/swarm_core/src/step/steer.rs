@@ -1,6 +1,7 @@
 //! Stage 4, steering (parallel over chunks): target choice, the Importance LOD gate, every
 //! steering behaviour blended, movement and facing, per agent (`agent_step`: within each far
-//! block every agent decides, then the deciding agents move). Reads the agents'
+//! block every agent decides, then the deciding agents move, four at a time on SSE lanes where
+//! four in a row can: `movement_lanes`). Reads the agents'
 //! positions, velocities, parameters, archetypes, seeds, tiers, cells and awareness, the targets,
 //! the grid, the flow field, the chaser counts and sight; writes `next_pos`, the agents'
 //! facing, turn rate, steering, target, retarget timer, stored goal and flags, and (when body
@@ -215,9 +216,10 @@ pub(crate) fn steer(
                 }
                 let mut input = AgentIn { i: base, pos, vel, params, arch, seeds, tiers, cells, aware };
                 // Two loops over the block: each agent decides (behaviours, or its held goal),
-                // then the deciding agents move. The same per-agent work as one loop, but the
-                // moving loop is short enough for the processor to overlap one agent's chain of
-                // square roots and divisions with the next one's.
+                // then the deciding agents move, four at a time on lanes where they can. The same
+                // operations for each agent as one loop, but the moving loop is short enough for
+                // the processor to overlap one agent's chain of square roots and divisions with
+                // the next one's.
                 let mut intents = [const { MaybeUninit::<(u8, Intent)>::uninit() }; far_blocks::FAR_BLOCK];
                 let mut deciding = 0;
                 for k in b0..b1 {
@@ -252,13 +254,37 @@ pub(crate) fn steer(
                     intents[deciding].write(((k - b0) as u8, intent));
                     deciding += 1;
                 }
-                for entry in &intents[..deciding] {
-                    // SAFETY: the first `deciding` entries were written just above.
-                    let (k, intent) = unsafe { entry.assume_init_ref() };
-                    let k = b0 + *k as usize;
+                // The moves four at a time where four agents in a row may go on lanes and share
+                // an orientation mode (`advance4`, the same results), else one at a time.
+                let mut e = 0;
+                while e < deciding {
+                    // SAFETY (here and below): the first `deciding` entries were written above.
+                    let at = |e: usize| unsafe { intents[e].assume_init_ref() };
+                    if e + 4 <= deciding {
+                        let four: [&(u8, Intent); 4] = std::array::from_fn(|l| at(e + l));
+                        let ks = four.map(|(j, _)| b0 + *j as usize);
+                        let is = ks.map(|k| base + k);
+                        let mode = four[0].1.mode();
+                        let lanes = four.iter().zip(is).all(|((_, t), i)| {
+                            input.i = i;
+                            t.mode() == mode && ctx.lanes_take(&input, t)
+                        });
+                        if lanes {
+                            let moved = ctx.advance4(&input, is, four.map(|(_, t)| t), ks, steer, facing, yaw_rate);
+                            for ((k, i), p) in ks.into_iter().zip(is).zip(moved) {
+                                np[k] = p;
+                                record(i, p, flags[k]);
+                            }
+                            e += 4;
+                            continue;
+                        }
+                    }
+                    let (j, intent) = at(e);
+                    let k = b0 + *j as usize;
                     input.i = base + k;
                     np[k] = ctx.advance(&input, intent, &mut steer[k], &mut facing[k], &mut yaw_rate[k]);
                     record(base + k, np[k], flags[k]);
+                    e += 1;
                 }
             }
         });
