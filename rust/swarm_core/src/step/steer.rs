@@ -71,6 +71,8 @@ fn steer_chunk(n: usize) -> usize {
 
 const STEER_ITEMS: usize = 64;
 const MIN_STEER_CHUNK: usize = 256;
+// (An agent's place in its far block is kept in a byte between steering's loops.)
+const _: () = assert!(far_blocks::FAR_BLOCK <= 256);
 
 /// Runs the per-agent step for every agent.
 #[inline(never)]
