@@ -176,14 +176,6 @@ pub(crate) struct Intent {
     mode: OrientationMode,
 }
 
-impl Intent {
-    /// The agent's orientation mode (`advance4` moves four agents of one mode).
-    #[inline]
-    pub fn mode(&self) -> OrientationMode {
-        self.mode
-    }
-}
-
 impl<'a> StepCtx<'a> {
     /// The update interval of each tier, for `every`.
     pub fn intervals(lod: &LodSettings) -> [Every; 3] {
@@ -241,8 +233,7 @@ impl<'a> StepCtx<'a> {
             *flags |= FLAG_COASTING;
             let (p3, prm) = (a.pos[i], &a.params[i]);
             let v = Vec2::new(a.vel[i].x, a.vel[i].z);
-            let np = Vec2::new(p3.x, p3.z) + accelerate(v, steer * prm.max_speed, prm, self.dt) * self.dt;
-            return Err(Vec3::new(np.x, self.height(p3), np.y));
+            return Err(self.moved(p3, accelerate(v, steer * prm.max_speed, prm, self.dt)));
         }
         let throttled = (coasting || tier == REDUCED) && !dormant && !self.far_turn;
         Ok(Gate { due, hold: throttled && !due, dt: if throttled { self.dt * interval as f32 } else { self.dt } })
@@ -359,20 +350,14 @@ impl<'a> StepCtx<'a> {
             Some(f) => (*facing, *yaw_rate) = turn(*facing, *yaw_rate, f, prm, self.dt),
             None => *yaw_rate = 0.0,
         }
-        let np = Vec2::new(p3.x, p3.z) + new_v * self.dt;
-        Vec3::new(np.x, self.height(p3), np.y)
+        self.moved(p3, new_v)
     }
 
-    /// Whether `advance4` may move the agent of `intent` (at `a.i`): it smooths its steering
-    /// toward its blend, no seat sets its facing, and it turns as it goes (not Cheap).
-    #[inline]
-    pub fn lanes_take(&self, a: &AgentIn, intent: &Intent) -> bool {
-        intent.steering == Steering::Smooths && intent.facing.is_none() && a.tiers[a.i] != CHEAP
-    }
-
-    /// `advance` for four agents at once (indices `is`, each taken by `lanes_take`, all of one
-    /// orientation mode; their own columns at `ks` in `steer`, `facing` and `yaw_rate`), lane
-    /// by lane with the same float operations (`movement_lanes`); returns their new positions.
+    /// `advance` for four agents at once (indices `is`; their own columns at `ks` in `steer`,
+    /// `facing` and `yaw_rate`), lane by lane with the same float operations (`movement_lanes`):
+    /// their new positions, or `None` (nothing moved) unless each smooths its steering toward
+    /// its blend, no seat sets its facing, none is Cheap (each turns as it goes) and all share
+    /// an orientation mode.
     #[inline]
     #[allow(clippy::too_many_arguments)]
     pub fn advance4(
@@ -384,8 +369,14 @@ impl<'a> StepCtx<'a> {
         steer: &mut [Vec2],
         facing: &mut [Vec2],
         yaw_rate: &mut [f32],
-    ) -> [Vec3; 4] {
-        debug_assert!(intents.iter().all(|t| t.mode == intents[0].mode));
+    ) -> Option<[Vec3; 4]> {
+        let mode = intents[0].mode;
+        let lanes_take = |(t, &i): (&&Intent, &usize)| {
+            t.steering == Steering::Smooths && t.facing.is_none() && a.tiers[i] != CHEAP && t.mode == mode
+        };
+        if !intents.iter().zip(&is).all(lanes_take) {
+            return None;
+        }
         let prm = is.map(|i| &a.params[i]);
         let lanes = |f: &dyn Fn(usize) -> f32| Vec4::new(f(0), f(1), f(2), f(3));
         let vel = is.map(|i| a.vel[i]);
@@ -406,16 +397,21 @@ impl<'a> StepCtx<'a> {
             max_turn_speed: lanes(&|l| prm[l].max_turn_speed),
             max_turn_accel: lanes(&|l| prm[l].max_turn_acceleration),
         };
-        let out = move4(&m, intents[0].mode, self.dt);
-        std::array::from_fn(|l| {
+        let out = move4(&m, mode, self.dt);
+        Some(std::array::from_fn(|l| {
             let k = ks[l];
             steer[k] = Vec2::new(out.steer[0][l], out.steer[1][l]);
             facing[k] = Vec2::new(out.facing[0][l], out.facing[1][l]);
             yaw_rate[k] = out.rate[l];
-            let p3 = a.pos[is[l]];
-            let np = Vec2::new(p3.x, p3.z) + Vec2::new(out.vel[0][l], out.vel[1][l]) * self.dt;
-            Vec3::new(np.x, self.height(p3), np.y)
-        })
+            self.moved(a.pos[is[l]], Vec2::new(out.vel[0][l], out.vel[1][l]))
+        }))
+    }
+
+    /// Where an agent at `p` ends the step at ground-plane velocity `v`, before settling.
+    #[inline]
+    fn moved(&self, p: Vec3, v: Vec2) -> Vec3 {
+        let np = Vec2::new(p.x, p.z) + v * self.dt;
+        Vec3::new(np.x, self.height(p), np.y)
     }
 
     /// The formation order an agent follows, if any.

@@ -138,7 +138,7 @@ pub(crate) fn classify(
     if !ladder && !s.dormancy_enabled && !any_perception && !out_of_sight && far.is_empty() {
         // Nothing to classify (the like-for-like horde): every agent is awake and Full and sees
         // its target, and nothing reads a distance but Close-Range Pressure's turn-taking.
-        return everyone_full(archetypes, input, flags, dormant_timer, tier, lod_dist, sees);
+        return everyone_full(input, flags, dormant_timer, tier, lod_dist, sees);
     }
     // The Importance LOD ladder's per-agent rungs run in this pass too (`lod::rung`); the
     // cap is shared out after it (`lod::share_cap`).
@@ -186,7 +186,7 @@ pub(crate) fn classify(
                     // Cheap, and sees its target only by a plain sight that needs none.
                     debug_assert!((base..base + (b1 - b0)).all(|i| {
                         let p = pos[i];
-                        let own = targets.get(target[i]).map_or(f32::INFINITY, |t| flat(t.position - p).length());
+                        let own = target_distance(targets, target[i], p);
                         let b = &archetypes[arch[i] as usize].config.behavior;
                         nearest_target(targets, p, target[i], own) >= wake_within
                             && (!b.use_out_of_sight || own > b.sight_distance)
@@ -216,9 +216,7 @@ pub(crate) fn classify(
                         }
                         continue;
                     }
-                    let dist = targets
-                        .get(target[i])
-                        .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
+                    let dist = target_distance(targets, target[i], p);
                     let mut dormant = flags[k] & FLAG_DORMANT != 0;
                     // Dormancy is measured to the nearest active target (and the agent's own), so a
                     // target that is not this agent's still wakes it; with none, it is far from all.
@@ -272,9 +270,7 @@ pub(crate) fn classify(
 /// no plain sight: every agent awake (its dormancy countdown at zero), Full and seeing its target;
 /// the distances only where Close-Range Pressure reads them. The same as the whole pass gives
 /// such a horde, without it.
-#[allow(clippy::too_many_arguments)]
 fn everyone_full(
-    archetypes: &[ArchetypeRuntime],
     input: &ClassifyIn,
     flags: &mut [u8],
     dormant_timer: &mut [f32],
@@ -283,13 +279,11 @@ fn everyone_full(
     sees: &mut [bool],
 ) -> TierCounts {
     let (pos, target, targets) = (input.pos, input.target, input.targets);
-    if archetypes.iter().any(|a| a.config.behavior.use_pressure) {
+    if input.archetypes.iter().any(|a| a.config.behavior.use_pressure) {
         lod_dist.par_chunks_mut(CHUNK).enumerate().for_each(|(ci, ld)| {
             for (k, d) in ld.iter_mut().enumerate() {
                 let (i, p) = (ci * CHUNK + k, pos[ci * CHUNK + k]);
-                *d = targets
-                    .get(target[i])
-                    .map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length());
+                *d = target_distance(targets, target[i], p);
             }
         });
     }
@@ -299,6 +293,12 @@ fn everyone_full(
     dormant_timer.fill(0.0);
     sees.fill(true);
     lod::all_full(flags, tier, FLAG_DORMANT)
+}
+
+/// Ground-plane distance from `p` to the agent's target `target` (none: infinitely far).
+#[inline]
+fn target_distance(targets: &Targets, target: u32, p: Vec3) -> f32 {
+    targets.get(target).map_or(f32::INFINITY, |t| Vec2::new(t.position.x - p.x, t.position.z - p.z).length())
 }
 
 /// Plain sight of agents beyond every sight distance (passed over by the classification): none

@@ -256,8 +256,8 @@ pub(crate) fn steer(
                     intents[deciding].write(((k - b0) as u8, intent));
                     deciding += 1;
                 }
-                // The moves four at a time where four agents in a row may go on lanes and share
-                // an orientation mode (`advance4`, the same results), else one at a time.
+                // The moves four at a time where four agents in a row may go on lanes
+                // (`advance4`, the same results), else one at a time.
                 let mut e = 0;
                 while e < deciding {
                     // SAFETY (here and below): the first `deciding` entries were written above.
@@ -266,13 +266,8 @@ pub(crate) fn steer(
                         let four: [&(u8, Intent); 4] = std::array::from_fn(|l| at(e + l));
                         let ks = four.map(|(j, _)| b0 + *j as usize);
                         let is = ks.map(|k| base + k);
-                        let mode = four[0].1.mode();
-                        let lanes = four.iter().zip(is).all(|((_, t), i)| {
-                            input.i = i;
-                            t.mode() == mode && ctx.lanes_take(&input, t)
-                        });
-                        if lanes {
-                            let moved = ctx.advance4(&input, is, four.map(|(_, t)| t), ks, steer, facing, yaw_rate);
+                        let intents = four.map(|(_, t)| t);
+                        if let Some(moved) = ctx.advance4(&input, is, intents, ks, steer, facing, yaw_rate) {
                             for ((k, i), p) in ks.into_iter().zip(is).zip(moved) {
                                 np[k] = p;
                                 record(i, p, flags[k]);
